@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Arbor",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Arbor", targets: ["Arbor"]),
+    .library(name: "ArborTesting", targets: ["ArborTesting"]),
+    .executable(name: "arbor-demo", targets: ["ArborDemo"]),
+  ],
+  targets: [
+    .target(name: "ArborDiagnostics", path: "Sources/Diagnostics"),
+    .target(name: "ArborScopes", dependencies: ["ArborDiagnostics"], path: "Sources/Scopes"),
+    .target(name: "Arbor", dependencies: ["ArborDiagnostics", "ArborScopes"], path: "Sources/Core"),
+    .target(name: "ArborTesting", dependencies: ["Arbor"], path: "Sources/Testing"),
+    .executableTarget(name: "ArborDemo", dependencies: ["Arbor"], path: "Sources/Demo"),
+    .testTarget(name: "ArborTests", dependencies: ["Arbor", "ArborTesting"], path: "Tests/ArborTests"),
+    .testTarget(
+      name: "ArborDiagnosticsTests", dependencies: ["Arbor"], path: "Tests/ArborDiagnosticsTests"),
+    .testTarget(name: "ArborTestingTests", dependencies: ["ArborTesting"], path: "Tests/ArborTestingTests"),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  target.swiftSettings = settings
+}

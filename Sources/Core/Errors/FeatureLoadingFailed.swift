@@ -1,0 +1,48 @@
+/// A loader threw: the feature could not be loaded. Nothing is cached; the next request tries again.
+///
+/// The error the loader threw is the ``cause``; if it is itself a ``DiagnosticError`` (another
+/// feature that failed while this one loaded), its tree nests below this one.
+///
+/// ```
+/// FeatureLoadingFailed: could not load Greeter
+/// ├─ requested at: App/Main.swift:42
+/// ├─ scope: Root › SessionScope(Session(user: "ann"))
+/// ├─ path: Greeter → Printer
+/// ├─ implementation: Greeter.live() registered at App/Main.swift:12 in SessionScope
+/// └─ cause: FeatureUndefined: no implementation of Printer
+///    ├─ requested at: App/Greeter.swift:17
+///    ├─ searched: SessionScope, Root
+///    └─ fix: register a loader for Printer with registry.use(...) in FeaturesRoot
+///            or in defineScope(SessionScope.self)
+/// ```
+public struct FeatureLoadingFailed: DiagnosticError {
+  /// The feature whose loader threw.
+  public let feature: any Feature.Type
+  /// What the loader threw.
+  public let cause: any Error
+  /// What failed, where, and its cause.
+  public let diagnostic: Diagnostic
+
+  init(
+    _ feature: any Feature.Type, binding: Binding, cause: any Error, in branch: Branch, frames: [LoadFrame],
+    at location: SourceLocation
+  ) {
+    self.feature = feature
+    self.cause = cause
+    // `frames` still holds this load's own frame: the path runs through it to the failure.
+    var diagnostic = Diagnostic(
+      kind: "FeatureLoadingFailed", message: "could not load \(feature)", feature: feature, in: branch,
+      frames: Array(frames.dropLast()), closingWith: feature, at: location)
+    let causeDiagnostic = Diagnostic(describing: cause)
+    if causeDiagnostic.path.count > diagnostic.path.count { diagnostic.path = causeDiagnostic.path }
+    diagnostic.implementation = .init(
+      name: binding.registration.implementation, location: binding.site, scope: binding.scope.name)
+    if !(cause is any DiagnosticError) {
+      diagnostic.fix =
+        "\(binding.registration.implementation) (\(binding.registration.location)) threw the cause;"
+        + " handle it there or request \(feature) again: failures are not cached"
+    }
+    diagnostic.causes = [causeDiagnostic.nested(under: diagnostic)]
+    self.diagnostic = diagnostic
+  }
+}

@@ -1,0 +1,20 @@
+/// Features kept by an instance were used after their branch was released.
+///
+/// A loader's `features` do not keep their branch alive, so that cached instances can capture them
+/// without leaking the branch. Keep the branch's `Features` while you use what was loaded from it.
+///
+/// ```
+/// FeaturesReleased: the branch of these features was released
+/// ├─ requested at: App/Greeter.swift:20
+/// └─ fix: keep the Features of the branch (or of a branch below it) while instances loaded from it are in use
+/// ```
+public struct FeaturesReleased: DiagnosticError {
+  /// What failed, where, and how to fix it.
+  public let diagnostic: Diagnostic
+
+  init(at location: SourceLocation) {
+    diagnostic = Diagnostic(
+      kind: "FeaturesReleased", message: "the branch of these features was released", location: location,
+      fix: "keep the Features of the branch (or of a branch below it) while instances loaded from it are in use")
+  }
+}

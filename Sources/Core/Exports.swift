@@ -1,0 +1,2 @@
+@_exported import ArborDiagnostics
+@_exported import ArborScopes

@@ -1,0 +1,103 @@
+extension Features {
+  /// Makes a branch of `scope` below this one, carrying `context`.
+  ///
+  /// The branch sees its scope's registrations first, then this branch's, up to the root. It caches
+  /// its own instances of the cacheables its scope registers; dropping the returned value (and every
+  /// branch made from it) frees them. `scope` must be defined in this branch's scope with
+  /// ``FeaturesRegistry/defineScope(_:file:line:_:)``.
+  ///
+  /// ```swift
+  /// let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: The scope of the new branch.
+  ///   - context: What the branch is about; its loaders read it with ``context(for:file:line:)``.
+  ///   - file: Where the branch is made; captured for you.
+  ///   - line: Where the branch is made; captured for you.
+  /// - Returns: The features of the new branch.
+  /// - Throws: ``FeaturesScopeUndefined`` when this branch's scope does not define `scope`;
+  ///   ``FeaturesReleased``.
+  public func branch<Scope: FeaturesScope>(
+    _ scope: Scope.Type, context: Scope.Context, file: StaticString = #fileID, line: UInt = #line
+  ) throws -> Features {
+    let location = SourceLocation(fileID: file, line: line)
+    let parent = try branch(at: location)
+    let definition: ScopeDefinition
+    if let defined = parent.definition.children[ObjectIdentifier(scope)] {
+      definition = defined
+    } else if parent.overrides?.resolvesPlaceholders == true {
+      // A test container has no registry: any scope may be branched, resolving to placeholders.
+      definition = parent.definition.undefinedChild(scope)
+    } else {
+      throw FeaturesScopeUndefined(branching: scope, from: parent, at: location)
+    }
+    return Features(
+      Branch(
+        definition: definition, parent: parent, path: ScopePath(scope, context: context, parent: parent.path),
+        overrides: parent.overrides))
+  }
+
+  /// Makes a branch of a scope whose branches carry no context.
+  ///
+  /// ```swift
+  /// let request = try session.branch(RequestScope.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: The scope of the new branch.
+  ///   - file: Where the branch is made; captured for you.
+  ///   - line: Where the branch is made; captured for you.
+  /// - Returns: The features of the new branch.
+  /// - Throws: See ``branch(_:context:file:line:)``.
+  public func branch<Scope: FeaturesScope>(
+    _ scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
+  ) throws -> Features where Scope.Context == Void {
+    try branch(scope, context: (), file: file, line: line)
+  }
+
+  /// The context of the nearest branch of `scope`: this branch or an ancestor.
+  ///
+  /// A cacheable registered above `scope` is loaded in that ancestor and cannot see the context;
+  /// register it in `scope` if it needs it.
+  ///
+  /// ```swift
+  /// let session = try features.context(for: SessionScope.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: The scope whose context to read.
+  ///   - file: Where it is read; captured for you.
+  ///   - line: Where it is read; captured for you.
+  /// - Returns: The context the branch of `scope` was made with.
+  /// - Throws: ``FeaturesScopeContextUnavailable`` when no branch on the path is of `scope`;
+  ///   ``FeaturesReleased``.
+  public func context<Scope: FeaturesScope>(
+    for scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
+  ) throws -> Scope.Context {
+    let location = SourceLocation(fileID: file, line: line)
+    let branch = try branch(at: location)
+    if let context = branch.path.context(for: scope) ?? branch.overrides?.context(for: scope) { return context }
+    throw FeaturesScopeContextUnavailable(scope, in: branch, frames: LoadingThread.current.frames, at: location)
+  }
+
+  /// Checks that this branch is, or descends from, a branch of `scope`.
+  ///
+  /// ```swift
+  /// try features.require(SessionScope.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: The scope that must be on this branch's path.
+  ///   - file: Where it is checked; captured for you.
+  ///   - line: Where it is checked; captured for you.
+  /// - Throws: ``FeaturesScopeUndefined`` when it is not; ``FeaturesReleased``.
+  public func require<Scope: FeaturesScope>(
+    _ scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
+  ) throws {
+    let location = SourceLocation(fileID: file, line: line)
+    let branch = try branch(at: location)
+    if branch.path.nearest(scope) != nil || branch.overrides?.context(for: scope) != nil { return }
+    throw FeaturesScopeUndefined(requiring: scope, in: branch, at: location)
+  }
+}

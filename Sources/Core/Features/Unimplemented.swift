@@ -1,0 +1,76 @@
+/// A placeholder for a feature member that returns nothing: calling it reports ``FeatureUnimplemented``.
+///
+/// In a test (with `ArborTesting`) the call records a test failure and returns. Outside tests it
+/// stops the program with the diagnostic: a member that does nothing must never pass silently.
+///
+/// ```swift
+/// static var placeholder: Printer { Printer(print: unimplemented("Printer.print")) }
+/// ```
+///
+/// - Parameters:
+///   - member: The member's name, `Type.member`, as reports show it.
+///   - file: Where the placeholder is written; captured for you.
+///   - line: Where the placeholder is written; captured for you.
+/// - Returns: A closure of any arity that reports when called.
+// Disfavoured so that a `throws -> Void` member takes the throwing overload below, which throws the
+// error, rather than this one converted to a throwing type.
+@_disfavoredOverload
+public func unimplemented<each Argument>(
+  _ member: String, file: StaticString = #fileID, line: UInt = #line
+) -> @Sendable (repeat each Argument) -> Void {
+  let location = SourceLocation(fileID: file, line: line)
+  return { (_: repeat each Argument) in
+    let error = FeatureUnimplemented(member: member, location: location)
+    if !IssueReporting.report(error.diagnostic, severity: .failure) {
+      fatalError(error.diagnostic.renderedTree())
+    }
+  }
+}
+
+/// A placeholder for a throwing feature member: calling it reports and throws ``FeatureUnimplemented``.
+///
+/// ```swift
+/// static var placeholder: Greeter { Greeter(greet: unimplemented("Greeter.greet")) }
+/// ```
+///
+/// - Parameters:
+///   - member: The member's name, `Type.member`, as reports show it.
+///   - file: Where the placeholder is written; captured for you.
+///   - line: Where the placeholder is written; captured for you.
+/// - Returns: A closure of any arity that reports and throws when called.
+public func unimplemented<each Argument, Result>(
+  _ member: String, file: StaticString = #fileID, line: UInt = #line
+) -> @Sendable (repeat each Argument) throws -> Result {
+  let location = SourceLocation(fileID: file, line: line)
+  return { (_: repeat each Argument) in
+    let error = FeatureUnimplemented(member: member, location: location)
+    IssueReporting.report(error.diagnostic, severity: .failure)
+    throw error
+  }
+}
+
+/// A placeholder for a feature member that returns a value: calling it reports ``FeatureUnimplemented``
+/// and returns `placeholder`.
+///
+/// In a test the report is a test failure; outside tests it is a warning on standard error.
+///
+/// ```swift
+/// static var placeholder: Clock { Clock(now: unimplemented("Clock.now", placeholder: 0)) }
+/// ```
+///
+/// - Parameters:
+///   - member: The member's name, `Type.member`, as reports show it.
+///   - placeholder: The value to return.
+///   - file: Where the placeholder is written; captured for you.
+///   - line: Where the placeholder is written; captured for you.
+/// - Returns: A closure of any arity that reports and returns `placeholder` when called.
+public func unimplemented<each Argument, Result>(
+  _ member: String, placeholder: @autoclosure @escaping @Sendable () -> Result,
+  file: StaticString = #fileID, line: UInt = #line
+) -> @Sendable (repeat each Argument) -> Result {
+  let location = SourceLocation(fileID: file, line: line)
+  return { (_: repeat each Argument) in
+    IssueReporting.report(FeatureUnimplemented(member: member, location: location).diagnostic, severity: .warning)
+    return placeholder()
+  }
+}

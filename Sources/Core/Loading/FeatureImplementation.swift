@@ -1,0 +1,80 @@
+/// A type that implements a feature, for when a type reads better than a loader closure.
+///
+/// Its lifetime is the implemented feature's: a ``CacheableFeature`` is cached, a
+/// ``DisposableFeature`` made for every request. Register it with
+/// ``FeaturesRegistry/use(_:file:line:)-(I.Type,_,_)``.
+///
+/// ```swift
+/// struct LiveGreeter: FeatureImplementation {
+///   let printer: Printer
+///   let session: Session
+///
+///   init(context: NoContext, features: Features) throws {
+///     printer = try features.instance()
+///     session = try features.context(for: SessionScope.self)
+///   }
+///
+///   var instance: Greeter {
+///     Greeter(greet: { [printer, session] in printer.print("Hello \(session.user)") })
+///   }
+/// }
+/// ```
+public protocol FeatureImplementation: Sendable {
+  /// The feature this type implements.
+  associatedtype Implemented: Feature
+
+  /// Loads the implementation.
+  ///
+  /// - Parameters:
+  ///   - context: The request's context (`Void` or ``NoContext`` when the feature takes none).
+  ///   - features: The features it may use; they do not keep their branch alive.
+  /// - Throws: Any error; it becomes the cause of a ``FeatureLoadingFailed``.
+  init(context: Implemented.Context, features: Features) throws
+
+  /// The feature's interface, backed by this implementation.
+  var instance: Implemented { get }
+}
+
+extension FeatureLoader {
+  /// A loader for an implementation type of a disposable feature.
+  ///
+  /// ```swift
+  /// registry.use(.implementation(ConsolePrinter.self))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The implementation type.
+  ///   - file: Where it is registered; captured for you.
+  ///   - line: Where it is registered; captured for you.
+  /// - Returns: A disposable loader.
+  public static func implementation<I: FeatureImplementation>(
+    _ implementation: I.Type, file: StaticString = #fileID, line: UInt = #line
+  ) -> FeatureLoader where I.Implemented: DisposableFeature {
+    FeatureLoader(
+      .disposable, of: I.Implemented.self, implementation: String(describing: I.self),
+      location: SourceLocation(fileID: file, line: line),
+      load: { context, features in try I(context: context, features: features).instance }
+    )
+  }
+
+  /// A loader for an implementation type of a cacheable feature.
+  ///
+  /// ```swift
+  /// registry.use(.implementation(LiveGreeter.self))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The implementation type.
+  ///   - file: Where it is registered; captured for you.
+  ///   - line: Where it is registered; captured for you.
+  /// - Returns: A cacheable loader.
+  public static func implementation<I: FeatureImplementation>(
+    _ implementation: I.Type, file: StaticString = #fileID, line: UInt = #line
+  ) -> FeatureLoader where I.Implemented: CacheableFeature {
+    FeatureLoader(
+      .cacheable, of: I.Implemented.self, implementation: String(describing: I.self),
+      location: SourceLocation(fileID: file, line: line),
+      load: { context, features in try I(context: context, features: features).instance }
+    )
+  }
+}

@@ -1,0 +1,159 @@
+/// An implementation of a feature: how to load it, with its name and where it was written.
+///
+/// Build loaders with ``disposable(implementation:file:line:_:)-(_,_,_,(Features)->F)``,
+/// ``cacheable(implementation:file:line:_:)-(_,_,_,(Features)->F)`` and their `(context, features)`
+/// forms, or from a type with ``implementation(_:file:line:)-(I.Type,_,_)``, and register them with
+/// ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``. A loader may throw; the error is the
+/// cause of a ``FeatureLoadingFailed`` and nothing is cached.
+///
+/// ```swift
+/// extension Printer {
+///   static func console() -> FeatureLoader {
+///     .disposable { features in Printer(print: { Swift.print($0) }) }
+///   }
+/// }
+/// ```
+public struct FeatureLoader: Sendable {
+  package let registration: Registration
+
+  init<F: Feature>(
+    _ kind: Registration.Kind, of feature: F.Type, implementation: String, location: SourceLocation,
+    load: @escaping @Sendable (F.Context, Features) throws -> F
+  ) {
+    registration = Registration(
+      feature: feature, kind: kind, payload: Loader(load),
+      implementation: implementation, location: location
+    )
+  }
+
+  /// The implementation's name: `Printer.console()`.
+  public var implementation: String { registration.implementation }
+  /// Where the loader was written.
+  public var location: SourceLocation { registration.location }
+}
+
+extension FeatureLoader {
+  /// A loader that makes a new instance of a disposable feature for every request.
+  ///
+  /// The closure receives the features of the requesting branch. Keep them, if the instance needs
+  /// them later: they do not keep the branch alive.
+  ///
+  /// ```swift
+  /// static func console() -> FeatureLoader {
+  ///   .disposable { features in Printer(print: { Swift.print($0) }) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
+  ///   - file: Where the loader is written; captured for you.
+  ///   - line: Where the loader is written; captured for you.
+  ///   - load: Makes the instance from the features it may use.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  public static func disposable<F: DisposableFeature>(
+    implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    _ load: @escaping @Sendable (_ features: Features) throws -> F
+  ) -> FeatureLoader where F.Context == Void {
+    FeatureLoader(
+      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), load: { _, features in try load(features) }
+    )
+  }
+
+  /// A loader that makes a new instance of a disposable feature for every request, from its context.
+  ///
+  /// ```swift
+  /// static func tagged() -> FeatureLoader {
+  ///   .disposable { (tag: String, features) in Logger(log: { print("[\(tag)] \($0)") }) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
+  ///   - file: Where the loader is written; captured for you.
+  ///   - line: Where the loader is written; captured for you.
+  ///   - load: Makes the instance from the request's context and the features it may use.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  public static func disposable<F: DisposableFeature>(
+    implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) throws -> F
+  ) -> FeatureLoader {
+    FeatureLoader(
+      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), load: load
+    )
+  }
+
+  /// A loader of a cacheable feature: it runs once per branch whose scope registers it, and the
+  /// instance is cached there until the branch is released.
+  ///
+  /// Concurrent first requests run it once. The closure receives the features of the branch the
+  /// instance lives in; they do not keep that branch alive.
+  ///
+  /// ```swift
+  /// static func live() -> FeatureLoader {
+  ///   .cacheable { features in
+  ///     let session = try features.context(for: SessionScope.self)
+  ///     return Greeter(greet: { print("Hello \(session.user)") })
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
+  ///   - file: Where the loader is written; captured for you.
+  ///   - line: Where the loader is written; captured for you.
+  ///   - load: Makes the instance from the features it may use.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  public static func cacheable<F: CacheableFeature>(
+    implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    _ load: @escaping @Sendable (_ features: Features) throws -> F
+  ) -> FeatureLoader where F.Context == NoContext {
+    FeatureLoader(
+      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), load: { _, features in try load(features) }
+    )
+  }
+
+  /// A loader of a cacheable feature with a context: one instance per branch and context value.
+  ///
+  /// ```swift
+  /// static func live() -> FeatureLoader {
+  ///   .cacheable { (id: Account.ID, features) in Account(id: id, features: features) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
+  ///   - file: Where the loader is written; captured for you.
+  ///   - line: Where the loader is written; captured for you.
+  ///   - load: Makes the instance for one context value from the features it may use.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  public static func cacheable<F: CacheableFeature>(
+    implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) throws -> F
+  ) -> FeatureLoader {
+    FeatureLoader(
+      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), load: load
+    )
+  }
+}
+
+/// The loading closure of one feature, kept behind a reference so registrations stay type-erased.
+package final class Loader<F: Feature>: Sendable {
+  package let load: @Sendable (F.Context, Features) throws -> F
+
+  init(_ load: @escaping @Sendable (F.Context, Features) throws -> F) {
+    self.load = load
+  }
+}
+
+/// A value kept behind a reference: a static feature, or a cached instance published to readers.
+package final class Box<Value: Sendable>: Sendable {
+  package let value: Value
+
+  package init(_ value: Value) {
+    self.value = value
+  }
+}

@@ -1,0 +1,125 @@
+/// The registrations of one scope: static values (at the root), loaders, and nested scopes.
+///
+/// You receive a registry in ``FeaturesRoot(file:line:_:)`` and in
+/// ``defineScope(_:file:line:_:)``. Register each feature once per scope: a second registration of
+/// the same feature in the same scope is a conflict. Both registrations are reported at once (a
+/// test failure in tests, standard error otherwise) and every request for that feature in that
+/// scope throws ``FeatureRegistrationConflict`` naming both sites, so the mistake can never pass as
+/// a silent choice of one of them.
+///
+/// ```swift
+/// let root = FeaturesRoot { registry in
+///   registry.use(Clock(now: { 0 }))
+///   registry.use(Printer.console())
+///   registry.defineScope(SessionScope.self) { registry in
+///     registry.use(Greeter.live())
+///   }
+/// }
+/// ```
+public struct FeaturesRegistry<Scope: FeaturesScope> {
+  var content: ScopeContent
+
+  init(content: ScopeContent) {
+    self.content = content
+  }
+
+  /// Registers a loader in this scope.
+  ///
+  /// - Parameters:
+  ///   - loader: The implementation, from ``FeatureLoader``'s factories.
+  ///   - file: Where it is registered; captured for you.
+  ///   - line: Where it is registered; captured for you.
+  public mutating func use(_ loader: FeatureLoader, file: StaticString = #fileID, line: UInt = #line) {
+    content.registrations.append((loader.registration, SourceLocation(fileID: file, line: line)))
+  }
+
+  /// Registers an implementation type in this scope, cacheable or disposable as its feature is.
+  ///
+  /// ```swift
+  /// registry.use(LiveGreeter.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The implementation type.
+  ///   - file: Where it is registered; captured for you.
+  ///   - line: Where it is registered; captured for you.
+  public mutating func use<I: FeatureImplementation>(
+    _ implementation: I.Type, file: StaticString = #fileID, line: UInt = #line
+  ) where I.Implemented: CacheableFeature {
+    use(.implementation(implementation, file: file, line: line), file: file, line: line)
+  }
+
+  /// Registers an implementation type of a disposable feature in this scope.
+  ///
+  /// ```swift
+  /// registry.use(ConsolePrinter.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The implementation type.
+  ///   - file: Where it is registered; captured for you.
+  ///   - line: Where it is registered; captured for you.
+  public mutating func use<I: FeatureImplementation>(
+    _ implementation: I.Type, file: StaticString = #fileID, line: UInt = #line
+  ) where I.Implemented: DisposableFeature {
+    use(.implementation(implementation, file: file, line: line), file: file, line: line)
+  }
+
+  /// Defines a scope whose branches can be made from branches of this one, with its own loaders.
+  ///
+  /// Branches of the new scope see its loaders first, then this scope's, up to the root. Defining
+  /// the same scope twice in one registry merges the two definitions.
+  ///
+  /// ```swift
+  /// registry.defineScope(SessionScope.self) { registry in
+  ///   registry.use(Greeter.live())
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: The scope type.
+  ///   - file: Where it is defined; captured for you.
+  ///   - line: Where it is defined; captured for you.
+  ///   - define: Registers the scope's loaders and nested scopes.
+  public mutating func defineScope<Nested: FeaturesScope>(
+    _ scope: Nested.Type, file: StaticString = #fileID, line: UInt = #line,
+    _ define: (inout FeaturesRegistry<Nested>) -> Void
+  ) {
+    let index =
+      content.scopes.firstIndex { $0.scope == scope }
+      ?? {
+        content.scopes.append(ScopeContent(scope: scope, location: SourceLocation(fileID: file, line: line)))
+        return content.scopes.count - 1
+      }()
+    var registry = FeaturesRegistry<Nested>(content: content.scopes[index])
+    define(&registry)
+    content.scopes[index] = registry.content
+  }
+}
+
+extension FeaturesRegistry where Scope == RootFeaturesScope {
+  /// Registers the value of a static feature for the whole tree.
+  ///
+  /// ```swift
+  /// registry.use(Clock(now: { 0 }))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - value: The feature's one value.
+  ///   - file: Where it is registered; captured for you.
+  ///   - line: Where it is registered; captured for you.
+  public mutating func use<F: StaticFeature>(_ value: F, file: StaticString = #fileID, line: UInt = #line) {
+    let location = SourceLocation(fileID: file, line: line)
+    let registration = Registration(
+      feature: F.self, kind: .static, payload: Box(value), implementation: "\(F.self) value", location: location)
+    content.registrations.append((registration, location))
+  }
+}
+
+/// What one scope's registry collected: registrations with their sites, and nested scopes.
+struct ScopeContent {
+  let scope: any FeaturesScope.Type
+  let location: SourceLocation?
+  var registrations: [(registration: Registration, site: SourceLocation)] = []
+  var scopes: [ScopeContent] = []
+}

@@ -1,0 +1,56 @@
+/// Builds the root of a features tree from its registry: static values, loaders, and scopes.
+///
+/// Named like a type because it reads as one at the call site: it is the one place a tree's
+/// implementations are registered. Registrations are checked as the root is built; a feature
+/// registered twice in one scope is reported at once and fails every request for it (see
+/// ``FeaturesRegistry``). Any number of roots can live side by side; they share nothing.
+///
+/// ```swift
+/// let root: Features = FeaturesRoot { registry in
+///   registry.use(Clock(now: { 0 }))
+///   registry.use(Printer.console())
+///   registry.defineScope(SessionScope.self) { registry in
+///     registry.use(Greeter.live())
+///   }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - file: Where the root is built; captured for you.
+///   - line: Where the root is built; captured for you.
+///   - define: Registers the root's features and scopes.
+/// - Returns: The features of the root branch.
+public func FeaturesRoot(
+  file: StaticString = #fileID, line: UInt = #line, _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
+) -> Features {
+  Features(Branch(root: RootDefinition.make(define), overrides: nil))
+}
+
+/// Namespace for building root definitions.
+package enum RootDefinition {
+  /// Collects a root registry into its scope definitions, reporting conflicts.
+  package static func make(_ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void) -> ScopeDefinition {
+    var registry = FeaturesRegistry<RootFeaturesScope>(content: ScopeContent(scope: RootFeaturesScope.self, location: nil))
+    define(&registry)
+    var conflicts: [Diagnostic] = []
+    let definition = ScopeDefinition(registry.content, parentTable: nil, parentPath: [], reporting: &conflicts)
+    for conflict in conflicts { IssueReporting.report(conflict, severity: .failure) }
+    return definition
+  }
+}
+
+extension Branch {
+  /// A root branch of `definition`.
+  package convenience init(root definition: ScopeDefinition, overrides: (any FeatureOverrides)?) {
+    self.init(definition: definition, parent: nil, path: ScopePath(), overrides: overrides)
+  }
+}
+
+extension ScopeDefinition {
+  /// A definition of `scope` below this one with no registrations of its own.
+  func undefinedChild(_ scope: any FeaturesScope.Type) -> ScopeDefinition {
+    var ignored: [Diagnostic] = []
+    return ScopeDefinition(
+      ScopeContent(scope: scope, location: nil), parentTable: table, parentPath: scopePath, reporting: &ignored)
+  }
+}

@@ -1,0 +1,131 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One feature being loaded on a thread: a frame of the resolution path.
+///
+/// Frames live on the stack of the loading call and link to the frame of the load that requested
+/// them, so the path costs no allocation.
+struct LoadFrame {
+  let feature: any Feature.Type
+  let branch: ObjectIdentifier
+  let context: any Sendable
+  let location: SourceLocation
+  let parent: UnsafeMutablePointer<LoadFrame>?
+}
+
+/// What a thread is loading (its frames) and which load of another thread it waits for.
+///
+/// Synchronous loaders run on the requesting thread, so the frames of one thread are exactly the
+/// resolution path; cycles are found by walking them, and deadlocks across threads by following
+/// `waitingFor` from owner to owner.
+final class LoadingThread: @unchecked Sendable {
+  // `top` is only touched by the owning thread; `waitingFor` only under `LoadingThread.waits`.
+  var top: UnsafeMutablePointer<LoadFrame>?
+  var waitingFor: InFlight?
+
+  /// The wait-for graph lock: taken only when a thread is about to wait for another's load.
+  static let waits = Mutex<Void>(())
+
+  /// This thread's loading state, created on first use and released when the thread exits.
+  static var current: LoadingThread {
+    if let existing = pthread_getspecific(threadKey) {
+      return Unmanaged<LoadingThread>.fromOpaque(existing).takeUnretainedValue()
+    }
+    let thread = LoadingThread()
+    pthread_setspecific(threadKey, Unmanaged.passRetained(thread).toOpaque())
+    return thread
+  }
+
+  /// The frames from the outermost load to the innermost.
+  var frames: [LoadFrame] {
+    var frames: [LoadFrame] = []
+    var frame = top
+    while let current = frame {
+      frames.append(current.pointee)
+      frame = current.pointee.parent
+    }
+    return frames.reversed()
+  }
+}
+
+private let threadKey: pthread_key_t = {
+  var key = pthread_key_t()
+  #if canImport(Darwin)
+    let destructor: @convention(c) (UnsafeMutableRawPointer) -> Void = { state in
+      Unmanaged<LoadingThread>.fromOpaque(state).release()
+    }
+  #else
+    let destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
+      if let state { Unmanaged<LoadingThread>.fromOpaque(state).release() }
+    }
+  #endif
+  precondition(pthread_key_create(&key, destructor) == 0, "Arbor could not create its thread-local key")
+  return key
+}()
+
+/// A load in progress that other requests wait for.
+final class InFlight: @unchecked Sendable {
+  let owner: LoadingThread
+  // `outcome` is written once by the owner and read by waiters, both under `lock`.
+  private var outcome: Result<AnyObject, any Error>?
+  private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+  init(owner: LoadingThread) {
+    self.owner = owner
+    pthread_mutex_init(lock, nil)
+    pthread_cond_init(condition, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    pthread_mutex_destroy(lock)
+    condition.deallocate()
+    lock.deallocate()
+  }
+
+  func finish(_ outcome: Result<AnyObject, any Error>) {
+    pthread_mutex_lock(lock)
+    self.outcome = outcome
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(lock)
+  }
+
+  enum Wait {
+    case finished(Result<AnyObject, any Error>)
+    /// Waiting would close a loop of threads waiting for each other: the frames of the threads in
+    /// the loop, starting with the owner of this load.
+    case deadlock([LoadFrame])
+  }
+
+  /// Blocks until the owner finishes, unless waiting would deadlock.
+  func wait(as waiter: LoadingThread) -> Wait {
+    let loop = LoadingThread.waits.withLock { _ -> [LoadFrame]? in
+      // Every thread on this chain is blocked, so reading its frames under the lock is safe.
+      var frames: [LoadFrame] = []
+      var owner: LoadingThread? = self.owner
+      while let current = owner {
+        if current === waiter { return frames }
+        frames += current.frames
+        owner = current.waitingFor?.owner
+      }
+      waiter.waitingFor = self
+      return nil
+    }
+    if let loop { return .deadlock(loop) }
+    defer { LoadingThread.waits.withLock { _ in waiter.waitingFor = nil } }
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    while true {
+      if let outcome { return .finished(outcome) }
+      pthread_cond_wait(condition, lock)
+    }
+  }
+}
