@@ -1,0 +1,66 @@
+import Arbor
+import Testing
+
+@Suite struct NoLeaksTests {
+  struct Holder: CacheableFeature {
+    var object: LiveObjects.Object
+    var features: Features?
+    static var placeholder: Holder { fatalError("not used") }
+  }
+  struct Disposed: DisposableFeature {
+    var object: LiveObjects.Object
+    static var placeholder: Disposed { fatalError("not used") }
+  }
+
+  static func root(_ live: LiveObjects) -> Features {
+    FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        // Every instance keeps the features it was loaded with, as real implementations do.
+        registry.use(.cacheable { features in Holder(object: .init(live), features: features) })
+        registry.use(.disposable { _ in Disposed(object: .init(live)) })
+        registry.use(.cacheable { (id: Int, features) in
+          _ = try features.instance(of: Holder.self)
+          return Account(id: id, serial: 0)
+        })
+      }
+    }
+  }
+
+  @Test func droppingABranchFreesItsCachedInstancesEvenWhenTheyCapturedFeatures() throws {
+    let live = LiveObjects()
+    let root = Self.root(live)
+    do {
+      let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+      let holder: Holder = try session.instance()
+      _ = try session.instance(of: Account.self, context: 1)
+      #expect(live.value == 1)
+      #expect(try holder.features?.context(for: SessionScope.self).user == "ann")
+    }
+    #expect(live.value == 0)
+  }
+
+  @Test func featuresKeptByAnInstanceFailClearlyAfterTheirBranchIsReleased() throws {
+    let live = LiveObjects()
+    let root = Self.root(live)
+    var holder: Holder?
+    do {
+      let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+      holder = try session.instance()
+    }
+    #expect(live.value == 1)  // the instance outlives its branch because the test keeps it
+    #expect(throws: FeaturesReleased.self) { try holder?.features?.context(for: SessionScope.self) }
+    holder = nil
+    #expect(live.value == 0)
+  }
+
+  @Test func manyBranchesComeAndGoWithoutGrowth() throws {
+    let live = LiveObjects()
+    let root = Self.root(live)
+    for index in 0..<1_000 {
+      let session = try root.branch(SessionScope.self, context: Session(user: "\(index)"))
+      _ = try session.instance(of: Holder.self)
+      _ = try session.instance(of: Disposed.self)
+    }
+    #expect(live.value == 0)
+  }
+}

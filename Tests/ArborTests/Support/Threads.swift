@@ -1,0 +1,45 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs `body` on `count` dedicated threads at once and waits for all of them.
+///
+/// Dedicated threads, not tasks: these tests block inside loaders on purpose, and the cooperative
+/// pool may have fewer threads than the test needs running together.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let group = DispatchGroup()
+  for index in 0..<count {
+    group.enter()
+    let thread = Thread {
+      body(index)
+      group.leave()
+    }
+    thread.start()
+  }
+  group.wait()
+}
+
+/// A flag one thread raises and another waits for, with a timeout so a broken build fails instead
+/// of hanging.
+final class Flag: Sendable {
+  private let raised = Atomic<Bool>(false)
+
+  func raise() { raised.store(true, ordering: .releasing) }
+
+  /// Waits until raised; `false` after `seconds`.
+  func wait(seconds: Double = 5) -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    while !raised.load(ordering: .acquiring) {
+      if DispatchTime.now().uptimeNanoseconds > deadline { return false }
+      usleep(50)
+    }
+    return true
+  }
+}
+
+/// Collects values from many threads.
+final class Collected<Value: Sendable>: Sendable {
+  private let values = Mutex<[Value]>([])
+  func append(_ value: Value) { values.withLock { $0.append(value) } }
+  var all: [Value] { values.withLock { $0 } }
+}
