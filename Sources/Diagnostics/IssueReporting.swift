@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -24,7 +22,7 @@ package enum IssueReporting {
   package typealias Reporter = @Sendable (Diagnostic, Severity) -> Bool
 
   // Written once per process by the test-support module, read on the (rare) reporting path only.
-  private static let reporter = Mutex<Reporter?>(nil)
+  private static let reporter = Lock<Reporter?>.make(nil)
 
   /// Installs the reporter; a later call replaces the earlier one.
   package static func install(_ reporter: @escaping Reporter) {

@@ -170,7 +170,7 @@ final class Multiton<F: Feature>: Sendable {
     case loading(InFlight)
   }
 
-  let entries = Mutex<[ContextKey: Entry]>([:])
+  let entries = Lock<[ContextKey: Entry]>.make([:])
 }
 
 /// A context value as a dictionary key.

@@ -17,13 +17,13 @@ package protocol FeatureOverrides: AnyObject, Sendable {
 /// Loads and multiton caches take this branch's lock briefly, never while a loader runs.
 package final class Branch: @unchecked Sendable {
   // Sendable: every stored property is immutable except through `slots` (atomics) and `state`
-  // (a Mutex); the slot buffer is allocated in init and freed in deinit, when no reader remains.
+  // (a Lock); the slot buffer is allocated in init and freed in deinit, when no reader remains.
   package let definition: ScopeDefinition
   package let parent: Branch?
   package let path: ScopePath
   package let overrides: (any FeatureOverrides)?
   private let slots: UnsafeMutablePointer<Atomic<UInt>>
-  let state = Mutex(State())
+  let state = Lock.make(State())
 
   struct State {
     var inFlight: [Int: InFlight] = [:]

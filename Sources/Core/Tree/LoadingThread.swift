@@ -31,7 +31,7 @@ final class LoadingThread: @unchecked Sendable {
   var waitingFor: InFlight?
 
   /// The wait-for graph lock: taken only when a thread is about to wait for another's load.
-  static let waits = Mutex<Void>(())
+  static let waits = Lock<Void>.make(())
 
   /// This thread's loading state, created on first use and released when the thread exits.
   static var current: LoadingThread {
@@ -108,12 +108,13 @@ final class InFlight: @unchecked Sendable {
   /// Blocks until the owner finishes, unless waiting would deadlock.
   func wait(as waiter: LoadingThread) -> Wait {
     let loop = LoadingThread.waits.withLock { _ -> [LoadFrame]? in
-      // Every thread on this chain is blocked, so reading its frames under the lock is safe.
-      var frames: [LoadFrame] = []
+      var owners: [LoadingThread] = []
       var owner: LoadingThread? = self.owner
       while let current = owner {
-        if current === waiter { return frames }
-        frames += current.frames
+        // A loop: every owner on it is blocked waiting (it published `waitingFor` under this lock
+        // after pushing its frames), so its frames can be read safely. Off a loop they cannot.
+        if current === waiter { return owners.flatMap(\.frames) }
+        owners.append(current)
         owner = current.waitingFor?.owner
       }
       waiter.waitingFor = self

@@ -1,3 +1,4 @@
+import ArborDiagnostics
 import Dispatch
 import Foundation
 import Synchronization
@@ -39,7 +40,7 @@ final class Flag: Sendable {
 
 /// Collects values from many threads.
 final class Collected<Value: Sendable>: Sendable {
-  private let values = Mutex<[Value]>([])
+  private let values = Lock<[Value]>.make([])
   func append(_ value: Value) { values.withLock { $0.append(value) } }
   var all: [Value] { values.withLock { $0 } }
 }
