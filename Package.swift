@@ -15,7 +15,7 @@ let package = Package(
     .target(name: "Arbor", dependencies: ["ArborDiagnostics", "ArborScopes"], path: "Sources/Core"),
     .target(name: "ArborTesting", dependencies: ["Arbor"], path: "Sources/Testing"),
     .executableTarget(name: "ArborDemo", dependencies: ["Arbor"], path: "Sources/Demo"),
-    .testTarget(name: "ArborTests", dependencies: ["Arbor", "ArborTesting"], path: "Tests/ArborTests"),
+    .testTarget(name: "ArborTests", dependencies: ["Arbor"], path: "Tests/ArborTests"),
     .testTarget(
       name: "ArborDiagnosticsTests", dependencies: ["Arbor"], path: "Tests/ArborDiagnosticsTests"),
     .testTarget(name: "ArborDocsTests", dependencies: ["Arbor"], path: "Tests/ArborDocsTests"),

@@ -15,6 +15,8 @@ package final class Registration: Sendable {
   package let location: SourceLocation
   /// Whether a cacheable is selected by a context value (a multiton).
   package let isContextual: Bool
+  /// Whether the loader is `async`: only `try await features.instance()` can run it.
+  package let isAsync: Bool
 
   package init(
     feature: any Feature.Type, kind: Kind, payload: any AnyObject & Sendable, implementation: String,
@@ -26,6 +28,7 @@ package final class Registration: Sendable {
     self.implementation = implementation
     self.location = location
     self.isContextual = kind == .cacheable && contextType(of: feature) != NoContext.self
+    self.isAsync = payload is any AsynchronousLoader
   }
 
   package var featureID: ObjectIdentifier { ObjectIdentifier(feature) }

@@ -29,6 +29,9 @@ extension Branch {
   func load<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
   ) throws -> F {
+    if entry.binding.takeUnretainedValue().registration.isAsync {
+      throw FeatureRequiresAwait(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
+    }
     let thread = LoadingThread.current
     try checkCycle(feature, context: context, thread: thread, at: location)
     var frame = LoadFrame(
@@ -185,7 +188,7 @@ struct ContextKey: Hashable, @unchecked Sendable {
 
 /// Whether two contexts of one feature are the same request; contexts that cannot be compared
 /// count as the same, so a loop through them is reported rather than run forever.
-private func sameContext(_ lhs: any Sendable, _ rhs: any Sendable) -> Bool {
+func sameContext(_ lhs: any Sendable, _ rhs: any Sendable) -> Bool {
   guard let lhs = lhs as? AnyHashable, let rhs = rhs as? AnyHashable else { return true }
   return lhs == rhs
 }

@@ -28,6 +28,8 @@ package final class Branch: @unchecked Sendable {
   struct State {
     var inFlight: [Int: InFlight] = [:]
     var multitons: [ObjectIdentifier: AnyObject] = [:]
+    /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
+    var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
   }
 
   package init(definition: ScopeDefinition, parent: Branch?, path: ScopePath, overrides: (any FeatureOverrides)?) {

@@ -24,14 +24,13 @@ struct LoadFrame {
 ///
 /// Synchronous loaders run on the requesting thread, so the frames of one thread are exactly the
 /// resolution path; cycles are found by walking them, and deadlocks across threads by following
-/// `waitingFor` from owner to owner.
+/// `LoadingThread.waits` from owner to owner.
 final class LoadingThread: @unchecked Sendable {
-  // `top` is only touched by the owning thread; `waitingFor` only under `LoadingThread.waits`.
+  // `top` is only touched by the owning thread.
   var top: UnsafeMutablePointer<LoadFrame>?
-  var waitingFor: InFlight?
 
   /// The wait-for graph lock: taken only when a thread is about to wait for another's load.
-  static let waits = Lock<Void>.make(())
+  static let waits = Lock<[ObjectIdentifier: InFlight]>.make([:])
 
   /// This thread's loading state, created on first use and released when the thread exits.
   static var current: LoadingThread {
@@ -107,21 +106,21 @@ final class InFlight: @unchecked Sendable {
 
   /// Blocks until the owner finishes, unless waiting would deadlock.
   func wait(as waiter: LoadingThread) -> Wait {
-    let loop = LoadingThread.waits.withLock { _ -> [LoadFrame]? in
+    let loop = LoadingThread.waits.withLock { waits -> [LoadFrame]? in
       var owners: [LoadingThread] = []
       var owner: LoadingThread? = self.owner
       while let current = owner {
-        // A loop: every owner on it is blocked waiting (it published `waitingFor` under this lock
+        // A loop: every owner on it is blocked waiting (it published its wait under this lock
         // after pushing its frames), so its frames can be read safely. Off a loop they cannot.
         if current === waiter { return owners.flatMap(\.frames) }
         owners.append(current)
-        owner = current.waitingFor?.owner
+        owner = waits[ObjectIdentifier(current)]?.owner
       }
-      waiter.waitingFor = self
+      waits[ObjectIdentifier(waiter)] = self
       return nil
     }
     if let loop { return .deadlock(loop) }
-    defer { LoadingThread.waits.withLock { _ in waiter.waitingFor = nil } }
+    defer { LoadingThread.waits.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(waiter)) } }
     pthread_mutex_lock(lock)
     defer { pthread_mutex_unlock(lock) }
     while true {

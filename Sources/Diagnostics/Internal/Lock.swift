@@ -13,8 +13,10 @@
 /// reports as races; concurrency claims must be checkable with `--sanitize=thread`.
 package final class Lock<State>: @unchecked Sendable {
   // Sendable: `state` is only touched inside `withLock`, under the mutex.
-  private var state: State
+  // `mutex` first: a zero-sized `State` (Void) laid out before it would share its address, which
+  // the thread sanitizer then reports as a race between reading `mutex` and accessing `state`.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private var state: State
 
   private init(_ state: State) {
     self.state = state

@@ -1,0 +1,63 @@
+extension Features {
+  /// Resolves any feature, running async loaders: suspends while one loads, blocks no thread.
+  ///
+  /// Features with synchronous loaders resolve as ``instance(of:context:file:line:)`` does. For an
+  /// async cacheable, concurrent first requests run its loader once, in a task of its own: a
+  /// requester that is cancelled stops waiting with `CancellationError`, while the load goes on for
+  /// the others and is cached when it succeeds.
+  ///
+  /// ```swift
+  /// let database: Database = try await features.instance(context: .primary)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - feature: The feature type; inferred from the result when omitted.
+  ///   - context: The context passed to the loader, and for a cacheable, the key of its instance.
+  ///   - file: Where the request is made; captured for you.
+  ///   - line: Where the request is made; captured for you.
+  /// - Returns: The instance.
+  /// - Throws: The errors of ``instance(of:context:file:line:)``, and `CancellationError` when the
+  ///   requesting task is cancelled while it waits.
+  public func instance<F: Feature>(
+    of feature: F.Type = F.self, context: F.Context, file: StaticString = #fileID, line: UInt = #line
+  ) async throws -> F {
+    let location = SourceLocation(fileID: file, line: line)
+    return try await branch(at: location).resolveAsync(feature, context: context, at: location)
+  }
+
+  /// Resolves any feature that takes no context, running async loaders.
+  ///
+  /// ```swift
+  /// let config: RemoteConfig = try await features.instance()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - feature: The feature type; inferred from the result when omitted.
+  ///   - file: Where the request is made; captured for you.
+  ///   - line: Where the request is made; captured for you.
+  /// - Returns: The instance.
+  /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
+  public func instance<F: Feature>(
+    of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
+  ) async throws -> F where F.Context == Void {
+    try await instance(of: feature, context: (), file: file, line: line)
+  }
+
+  /// Resolves a cacheable feature that takes no context, running an async loader once per branch.
+  ///
+  /// ```swift
+  /// let database: Database = try await features.instance()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - feature: The feature type; inferred from the result when omitted.
+  ///   - file: Where the request is made; captured for you.
+  ///   - line: Where the request is made; captured for you.
+  /// - Returns: The instance.
+  /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
+  public func instance<F: CacheableFeature>(
+    of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
+  ) async throws -> F where F.Context == NoContext {
+    try await instance(of: feature, context: NoContext(), file: file, line: line)
+  }
+}

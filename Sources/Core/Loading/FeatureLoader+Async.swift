@@ -1,0 +1,119 @@
+extension FeatureLoader {
+  init<F: Feature>(
+    _ kind: Registration.Kind, of feature: F.Type, implementation: String, location: SourceLocation,
+    loadAsync: @escaping @Sendable (F.Context, Features) async throws -> F
+  ) {
+    registration = Registration(
+      feature: feature, kind: kind, payload: AsyncLoader(loadAsync),
+      implementation: implementation, location: location
+    )
+  }
+
+  /// A loader that makes a new instance of a disposable feature for every request, asynchronously.
+  ///
+  /// Only `try await features.instance()` can run it; a synchronous request throws
+  /// ``FeatureRequiresAwait``.
+  ///
+  /// ```swift
+  /// static func remote() -> FeatureLoader {
+  ///   .disposable { features async throws in try await RemoteConfig.fetch() }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
+  ///   - file: Where the loader is written; captured for you.
+  ///   - line: Where the loader is written; captured for you.
+  ///   - load: Makes the instance from the features it may use.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  public static func disposable<F: DisposableFeature>(
+    implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    _ load: @escaping @Sendable (_ features: Features) async throws -> F
+  ) -> FeatureLoader where F.Context == Void {
+    FeatureLoader(
+      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), loadAsync: { _, features in try await load(features) })
+  }
+
+  /// A loader that makes a new instance of a disposable feature for every request, asynchronously,
+  /// from its context.
+  ///
+  /// ```swift
+  /// .disposable { (path: String, features) async throws in try await Document.open(path) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
+  ///   - file: Where the loader is written; captured for you.
+  ///   - line: Where the loader is written; captured for you.
+  ///   - load: Makes the instance from the request's context and the features it may use.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  public static func disposable<F: DisposableFeature>(
+    implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) async throws -> F
+  ) -> FeatureLoader {
+    FeatureLoader(
+      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), loadAsync: load)
+  }
+
+  /// A loader of a cacheable feature that loads asynchronously, once per branch.
+  ///
+  /// Concurrent first requests run it once; the others suspend until it finishes, and no thread
+  /// blocks meanwhile. Once loaded, the instance is also served to synchronous requests.
+  ///
+  /// ```swift
+  /// static func connected() -> FeatureLoader {
+  ///   .cacheable { features async throws in try await Database.connect() }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
+  ///   - file: Where the loader is written; captured for you.
+  ///   - line: Where the loader is written; captured for you.
+  ///   - load: Makes the instance from the features it may use.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  public static func cacheable<F: CacheableFeature>(
+    implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    _ load: @escaping @Sendable (_ features: Features) async throws -> F
+  ) -> FeatureLoader where F.Context == NoContext {
+    FeatureLoader(
+      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), loadAsync: { _, features in try await load(features) })
+  }
+
+  /// A loader of a cacheable feature with a context that loads asynchronously, once per branch and
+  /// context value.
+  ///
+  /// ```swift
+  /// .cacheable { (id: Account.ID, features) async throws in try await Account.fetch(id) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
+  ///   - file: Where the loader is written; captured for you.
+  ///   - line: Where the loader is written; captured for you.
+  ///   - load: Makes the instance for one context value from the features it may use.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  public static func cacheable<F: CacheableFeature>(
+    implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) async throws -> F
+  ) -> FeatureLoader {
+    FeatureLoader(
+      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), loadAsync: load)
+  }
+}
+
+/// Marks loaders that only an `await`ed request can run.
+package protocol AsynchronousLoader {}
+
+/// The asynchronous loading closure of one feature.
+package final class AsyncLoader<F: Feature>: AsynchronousLoader, Sendable {
+  package let load: @Sendable (F.Context, Features) async throws -> F
+
+  init(_ load: @escaping @Sendable (F.Context, Features) async throws -> F) {
+    self.load = load
+  }
+}

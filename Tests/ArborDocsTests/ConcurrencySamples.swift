@@ -1,0 +1,84 @@
+// The code samples of Docs/Concurrency.md, compiled and run by the test suite. Every ```swift block
+// of that guide must appear verbatim in this file (DocsSamplesTests checks it).
+import Arbor
+import Testing
+
+// sample: async loader
+struct Database: CacheableFeature {
+  var query: @Sendable (String) async throws -> [String]
+  static var placeholder: Database { Database(query: unimplemented("Database.query")) }
+}
+
+extension Database {
+  static func connected() -> FeatureLoader {
+    .cacheable { features async throws in
+      let connection = try await Connection.open()
+      return Database(query: { sql in try await connection.run(sql) })
+    }
+  }
+}
+// end
+
+/// A stand-in for a real database connection.
+struct Connection: Sendable {
+  static func open() async throws -> Connection {
+    try await Task.sleep(for: .milliseconds(1))
+    return Connection()
+  }
+  func run(_ sql: String) async throws -> [String] { [sql] }
+}
+
+enum RequestScope: FeaturesScope { typealias Context = Int }
+
+// sample: task-local features
+func handleRequest(id: Int, in session: Features) async throws -> [String] {
+  let request = try session.branch(RequestScope.self, context: id)
+  return try await request.withCurrent {
+    try await loadOrders()  // no Features parameter on the way down
+  }
+}
+
+func loadOrders() async throws -> [String] {
+  let database: Database = try await Features.current().instance()
+  let request = try Features.current().context(for: RequestScope.self)
+  return try await database.query("orders of request \(request)")
+}
+// end
+
+// sample: property wrapper
+struct OrdersHandler {
+  @Resolved var database: Database  // from Features.current() where the handler is made
+
+  func orders() async throws -> [String] {
+    try await $database.instance().query("orders")
+  }
+}
+
+final class SessionController {
+  @Resolved var greeter: Greeter
+
+  init(features: Features) {
+    _greeter = Resolved(in: features)  // from the features this controller holds
+  }
+}
+// end
+
+@Suite struct ConcurrencySamplesTests {
+  let root = FeaturesRoot { registry in
+    registry.use(Database.connected())
+    registry.defineScope(SessionScope.self) { registry in
+      registry.use(Greeter.live())
+      registry.defineScope(RequestScope.self) { _ in }
+    }
+    registry.use(Printer.console())
+  }
+
+  @Test func samplesRun() async throws {
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    #expect(try await handleRequest(id: 7, in: session) == ["orders of request 7"])
+    let orders = try await session.withCurrent { try await OrdersHandler().orders() }
+    #expect(orders == ["orders"])
+    let controller = SessionController(features: session)
+    #expect(try controller.$greeter.instance().greet() == ())
+  }
+}

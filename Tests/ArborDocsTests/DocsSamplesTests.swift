@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// Guides whose samples live in this test target: each ```swift block must appear verbatim in one
+/// of its Swift files, so every sample a reader copies has compiled.
+@Suite struct DocsSamplesTests {
+  static let root = ReadmeTests.root
+
+  static func swiftBlocks(in markdown: String) -> [String] {
+    markdown.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+  }
+
+  @Test(arguments: ["Docs/Concurrency.md"])
+  func everySampleOfTheGuideIsCompiled(guide: String) throws {
+    let markdown = try String(contentsOf: Self.root.appendingPathComponent(guide), encoding: .utf8)
+    let folder = Self.root.appendingPathComponent("Tests/ArborDocsTests")
+    let sources = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+      .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+    let blocks = Self.swiftBlocks(in: markdown)
+    #expect(!blocks.isEmpty)
+    for block in blocks {
+      #expect(sources.contains(block), "not compiled anywhere in Tests/ArborDocsTests:\n\(block)")
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import Arbor
+import Testing
+
+@Suite struct CurrentFeaturesTests {
+  let root = FeaturesRoot { registry in
+    registry.defineScope(SessionScope.self) { registry in
+      registry.use(
+        .cacheable { features in
+          let session = try features.context(for: SessionScope.self)
+          return Greeter(greet: {}, user: { session.user })
+        })
+    }
+  }
+
+  func session(_ user: String) throws -> Features {
+    try root.branch(SessionScope.self, context: Session(user: user))
+  }
+
+  /// Code deep in a call stack that knows nothing of the branch it runs in.
+  static func currentUser() throws -> String {
+    try Features.current().instance(of: Greeter.self).user()
+  }
+
+  @Test func outsideAnyBlockReadingTheCurrentFeaturesIsAClearError() {
+    let line: UInt = #line; let error = #expect(throws: CurrentFeaturesUndefined.self) { try Features.current() }
+    #expect(error?.diagnostic.location?.description == "ArborTests/CurrentFeaturesTests.swift:\(line)")
+    #expect(error?.description == "CurrentFeaturesUndefined: no current features in this task (ArborTests/CurrentFeaturesTests.swift:\(line))")
+  }
+
+  @Test func codeBelowABlockReadsItsFeatures() throws {
+    #expect(try session("ann").withCurrent { try Self.currentUser() } == "ann")
+  }
+
+  @Test func nestingReplacesTheCurrentFeaturesAndRestoresTheOuterOnes() throws {
+    let ann = try session("ann")
+    let bob = try session("bob")
+    let users = try ann.withCurrent {
+      let before = try Self.currentUser()
+      let inner = try bob.withCurrent { try Self.currentUser() }
+      return [before, inner, try Self.currentUser()]
+    }
+    #expect(users == ["ann", "bob", "ann"])
+  }
+
+  @Test func childTasksInheritTheCurrentFeaturesAndDetachedTasksDoNot() async throws {
+    let ann = try session("ann")
+    let (child, unstructured, detached) = try await ann.withCurrent { () async throws in
+      async let child = Self.currentUser()
+      let unstructured = Task { try Self.currentUser() }
+      let detached = Task.detached { try Self.currentUser() }
+      return (try await child, try await unstructured.value, await detached.result)
+    }
+    #expect(child == "ann")
+    #expect(unstructured == "ann")
+    #expect(throws: CurrentFeaturesUndefined.self) { try detached.get() }
+  }
+
+  @Test func concurrentRequestsEachSeeTheirOwnBranch() async throws {
+    let users = try await withThrowingTaskGroup(of: (String, String).self) { group in
+      for user in ["ann", "bob", "cid", "dee"] {
+        let branch = try session(user)
+        group.addTask {
+          try await branch.withCurrent {
+            await Task.yield()
+            return (user, try Self.currentUser())
+          }
+        }
+      }
+      return try await group.reduce(into: [String: String]()) { $0[$1.0] = $1.1 }
+    }
+    #expect(users == ["ann": "ann", "bob": "bob", "cid": "cid", "dee": "dee"])
+  }
+}
+
+@Suite struct ResolvedTests {
+  struct GreetingHandler {
+    static let declaration: UInt = #line + 1
+    @Resolved var greeter: Greeter
+    func user() -> String { greeter.user() }
+  }
+
+  final class SessionController {
+    @Resolved var greeter: Greeter
+    init(features: Features) {
+      _greeter = Resolved(in: features)
+    }
+  }
+
+  let root = CurrentFeaturesTests().root
+
+  @Test func thePropertyResolvesFromTheRightBranchInConcurrentRequests() async throws {
+    let users = try await withThrowingTaskGroup(of: (String, String).self) { group in
+      for user in ["ann", "bob"] {
+        let branch = try root.branch(SessionScope.self, context: Session(user: user))
+        group.addTask {
+          branch.withCurrent {
+            let handler = GreetingHandler()
+            return (user, handler.user())
+          }
+        }
+      }
+      return try await group.reduce(into: [String: String]()) { $0[$1.0] = $1.1 }
+    }
+    #expect(users == ["ann": "ann", "bob": "bob"])
+  }
+
+  @Test func thePropertyResolvesFromTheFeaturesItsOwnerHolds() throws {
+    let controller = SessionController(features: try root.branch(SessionScope.self, context: Session(user: "ann")))
+    #expect(controller.greeter.user() == "ann")
+  }
+
+  @Test func aFailureIsArborsDiagnosticWithTheDeclarationSite() throws {
+    let handler = GreetingHandler()  // no current features here
+    let error = #expect(throws: CurrentFeaturesUndefined.self) { try handler.$greeter.instance() }
+    let declaration = "ArborTests/CurrentFeaturesTests.swift:\(GreetingHandler.declaration)"
+    #expect(error?.diagnostic.location?.description == declaration)
+    let undefined = #expect(throws: FeatureUndefined.self) {
+      try root.withCurrent { try GreetingHandler().$greeter.instance() }  // Greeter lives in SessionScope
+    }
+    #expect(undefined?.feature == Greeter.self)
+    #expect(undefined?.diagnostic.location?.description == declaration)
+  }
+}
