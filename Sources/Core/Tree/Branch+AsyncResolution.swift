@@ -122,7 +122,8 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
 extension Branch {
   /// The async resolution primitive: async loaders run here, anything else as `resolve` does.
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
-    guard overrides == nil, let entry = definition.table.entry(for: FeatureTable.key(feature)),
+    if let overrides, let instance = overrides.instance(of: feature, context: context) { return instance }
+    guard let entry = definition.table.entry(for: FeatureTable.key(feature)),
       entry.binding.takeUnretainedValue().registration.isAsync
     else { return try resolve(feature, context: context, at: location) }
     switch entry.kind {
