@@ -5,6 +5,8 @@ extension Diagnostic {
   /// `kind`, `message`, `location` (`{"fileID", "line"}`), `feature`, `scope` (`[{"name", "context"}]`),
   /// `path` (`[{"feature", "location"}]`), `implementation` (`{"name", "location", "scope"}`),
   /// `searched` (`[String]`), `notes` (`[{"label", "value"}]`), `fix`, `causes` (`[Diagnostic]`).
+  /// Keys are stable: new facts may be added as new keys. `Docs/Diagnostics.md` has the full schema
+  /// with types and nullability, and an example.
   ///
   /// ```swift
   /// let json = error.diagnostic.json()
@@ -24,15 +26,26 @@ extension Diagnostic {
       ("message", .string(message)),
       ("location", location.map(\.jsonValue) ?? .null),
       ("feature", feature.map(JSONValue.string) ?? .null),
-      ("scope", .array(scope.map { .object([("name", .string($0.name)), ("context", $0.context.map(JSONValue.string) ?? .null)]) })),
-      ("path", .array(path.map { .object([("feature", .string($0.feature)), ("location", $0.location.map(\.jsonValue) ?? .null)]) })),
-      ("implementation", implementation.map { implementation in
-        .object([
-          ("name", .string(implementation.name)),
-          ("location", implementation.location.map(\.jsonValue) ?? .null),
-          ("scope", implementation.scope.map(JSONValue.string) ?? .null),
-        ])
-      } ?? .null),
+      (
+        "scope",
+        .array(
+          scope.map { .object([("name", .string($0.name)), ("context", $0.context.map(JSONValue.string) ?? .null)]) })
+      ),
+      (
+        "path",
+        .array(
+          path.map { .object([("feature", .string($0.feature)), ("location", $0.location.map(\.jsonValue) ?? .null)]) })
+      ),
+      (
+        "implementation",
+        implementation.map { implementation in
+          .object([
+            ("name", .string(implementation.name)),
+            ("location", implementation.location.map(\.jsonValue) ?? .null),
+            ("scope", implementation.scope.map(JSONValue.string) ?? .null),
+          ])
+        } ?? .null
+      ),
       ("searched", .array(searched.map(JSONValue.string))),
       ("notes", .array(notes.map { .object([("label", .string($0.label)), ("value", .string($0.value))]) })),
       ("fix", fix.map(JSONValue.string) ?? .null),

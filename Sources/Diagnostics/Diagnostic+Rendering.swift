@@ -1,9 +1,16 @@
 extension Diagnostic {
   /// The characters a rendering draws its tree and arrows with.
+  ///
+  /// The two styles draw the same tree line for line; only the characters differ. ASCII also
+  /// replaces the separators Arbor writes inside messages, notes and fixes (` › `, ` → `, ` ← `).
+  ///
+  /// ```swift
+  /// logger.error("\(error.diagnostic.renderedTree(style: .ascii))")
+  /// ```
   public enum Style: Sendable, Hashable {
-    /// Box-drawing characters and arrows: `├─`, `└─`, `→`, `›`.
+    /// Box-drawing characters and arrows: `├─`, `└─`, `│`, `→`, `›`, `←`.
     case unicode
-    /// Plain ASCII, for logs that mangle Unicode: `|-`, `` `- ``, `->`, `>`.
+    /// Plain ASCII, for logs that mangle Unicode: `|-`, `` `- ``, `|`, `->`, `>`, `<-`.
     case ascii
 
     var branch: String { self == .unicode ? "├─ " : "|- " }
@@ -12,9 +19,22 @@ extension Diagnostic {
     var arrow: String { self == .unicode ? " → " : " -> " }
     var scopeSeparator: String { self == .unicode ? " › " : " > " }
     var causeSeparator: String { self == .unicode ? " ← " : " <- " }
+
+    /// Free text (a message, a note, a fix) in this style: notes and fixes are written with the
+    /// Unicode separators, which ASCII replaces like the facts it draws itself.
+    func text(_ text: String) -> String {
+      guard self == .ascii, text.unicodeScalars.contains(where: { !$0.isASCII }) else { return text }
+      return [(" › ", " > "), (" → ", " -> "), (" ← ", " <- ")].reduce(text) { text, pair in
+        text.split(separator: pair.0, omittingEmptySubsequences: false).joined(separator: pair.1)
+      }
+    }
   }
 
   /// The whole tree, one fact a line, causes nested below.
+  ///
+  /// Facts come in a fixed order: `requested at`, `scope`, `path` (when it has more than one step),
+  /// `implementation`, `searched`, the notes, `fix`; then each cause, as a tree of its own. A value
+  /// that spans lines hangs under its first line.
   ///
   /// ```
   /// FeatureLoadingFailed: could not load Greeter
@@ -27,12 +47,13 @@ extension Diagnostic {
   /// - Parameter style: Unicode box drawing (the default) or ASCII.
   /// - Returns: The rendered tree, lines separated by `\n`, without a final newline.
   public func renderedTree(style: Style = .unicode) -> String {
-    var lines: [String] = []
-    appendTree(to: &lines, prefix: "", style: style)
-    return lines.joined(separator: "\n")
+    treeNode(style: style).rendered(style: style)
   }
 
   /// One line: each diagnostic's kind, message and location, causes after a `←`.
+  ///
+  /// A diagnostic with several causes lists them one after the other; line breaks inside a message
+  /// become spaces.
   ///
   /// ```
   /// FeatureLoadingFailed: could not load Greeter (App/Main.swift:42) ← FeatureUndefined: no implementation of Printer (App/Greeter.swift:17)
@@ -41,7 +62,7 @@ extension Diagnostic {
   /// - Parameter style: Unicode (the default) or ASCII arrows.
   /// - Returns: The summary line.
   public func summary(style: Style = .unicode) -> String {
-    var line = headline
+    var line = style.text(headline)
     if let location { line += " (\(location))" }
     for cause in causes {
       line += style.causeSeparator + cause.summary(style: style)
@@ -65,12 +86,19 @@ extension Diagnostic {
       facts.append(("implementation", value))
     }
     if !searched.isEmpty { facts.append(("searched", searched.joined(separator: ", "))) }
-    for note in notes { facts.append((note.label, note.value)) }
-    if let fix { facts.append(("fix", fix)) }
+    for note in notes { facts.append((note.label, style.text(note.value))) }
+    if let fix { facts.append(("fix", style.text(fix))) }
     return facts
   }
 
   /// Renders a scope path: `Root › SessionScope(Session(user: "ann"))`.
+  ///
+  /// A step with a context shows it in parentheses; a step without one shows its name alone.
+  ///
+  /// ```swift
+  /// Diagnostic.render(scope: [.init(name: "Root"), .init(name: "SessionScope", context: "ann")])
+  /// // "Root › SessionScope(ann)"
+  /// ```
   ///
   /// - Parameters:
   ///   - scope: The steps, root first.
@@ -81,10 +109,52 @@ extension Diagnostic {
       .joined(separator: style.scopeSeparator)
   }
 
-  private func appendTree(to lines: inout [String], prefix: String, style: Style) {
+  /// This diagnostic as a node of a rendered tree: its facts, then its causes.
+  package func treeNode(style: Style) -> TreeNode {
+    TreeNode(
+      headline: style.text(headline), facts: facts(style: style),
+      children: causes.map { (label: "cause", node: $0.treeNode(style: style)) })
+  }
+}
+
+extension Diagnostic: CustomStringConvertible {
+  /// The whole tree, as ``renderedTree(style:)`` draws it with Unicode.
+  public var description: String { renderedTree() }
+}
+
+/// A node of a text tree: a headline, labelled facts, then labelled child nodes.
+///
+/// Diagnostics and other reports (`Features.which`) render through it, so every tree Arbor prints
+/// is drawn the same way.
+package struct TreeNode {
+  package var headline: String
+  package var facts: [(label: String, value: String)]
+  package var children: [(label: String, node: TreeNode)]
+
+  package init(
+    headline: String, facts: [(label: String, value: String)], children: [(label: String, node: TreeNode)] = []
+  ) {
+    self.headline = headline
+    self.facts = facts
+    self.children = children
+  }
+
+  /// The tree's lines joined with `\n`, without a final newline.
+  package func rendered(style: Diagnostic.Style) -> String {
+    var lines: [String] = []
+    append(to: &lines, prefix: "", style: style)
+    return lines.joined(separator: "\n")
+  }
+
+  private enum Item {
+    case fact(String, String)
+    case child(String, TreeNode)
+  }
+
+  private func append(to lines: inout [String], prefix: String, style: Diagnostic.Style) {
     let headlineLines = headline.split(separator: "\n", omittingEmptySubsequences: false)
     lines.append(String(headlineLines[0]))
-    let items = facts(style: style).map { Item.fact($0.label, $0.value) } + causes.map(Item.cause)
+    let items = facts.map { Item.fact($0.label, $0.value) } + children.map { Item.child($0.label, $0.node) }
     // Continuation lines of a multi-line headline hang under the first child's trunk.
     let headlineIndent = prefix + (items.isEmpty ? "   " : style.trunk)
     for line in headlineLines.dropFirst() { lines.append(headlineIndent + line) }
@@ -99,17 +169,12 @@ extension Diagnostic {
         lines.append(branch + label + ": " + valueLines[0])
         let hang = childPrefix + String(repeating: " ", count: label.count + 2)
         for line in valueLines.dropFirst() { lines.append(hang + line) }
-      case .cause(let cause):
+      case .child(let label, let node):
         var nested: [String] = []
-        cause.appendTree(to: &nested, prefix: childPrefix, style: style)
-        lines.append(branch + "cause: " + nested[0])
+        node.append(to: &nested, prefix: childPrefix, style: style)
+        lines.append(branch + label + ": " + nested[0])
         lines.append(contentsOf: nested.dropFirst())
       }
     }
-  }
-
-  private enum Item {
-    case fact(String, String)
-    case cause(Diagnostic)
   }
 }

@@ -2,43 +2,55 @@
 /// of recursing forever or deadlocking.
 ///
 /// It is found on one thread by the resolution path, and across threads when two loads would wait
-/// for each other. Loaders on the way do not wrap it, so it reaches the caller as it was thrown.
+/// for each other. Loaders on the way do not wrap it, so it reaches the caller as it was thrown; its
+/// diagnostic shows the whole resolution path and where every step on it was requested, so the loop
+/// can be read, and broken, from the message alone.
 ///
 /// ```
-/// CircularDependency: Alpha requires itself
-/// ├─ requested at: App/Beta.swift:9
+/// CircularDependency: Greeter requires itself through Printer
+/// ├─ requested at: App/Printer.swift:9
 /// ├─ scope: Root
-/// ├─ path: Alpha → Beta → Alpha
-/// ├─ requests: Alpha at App/Main.swift:4
-/// │            Beta at App/Alpha.swift:7
-/// │            Alpha at App/Beta.swift:9
-/// └─ fix: break the cycle: let Alpha or Beta resolve the other when a member is called, not in its loader
+/// ├─ path: Greeter → Printer → Greeter
+/// ├─ requests: Greeter at App/Main.swift:4
+/// │            Printer at App/Greeter.swift:7
+/// │            Greeter at App/Printer.swift:9
+/// └─ fix: break the cycle: let Greeter or Printer resolve the other when a member is called, not in its loader
 /// ```
 public struct CircularDependency: DiagnosticError {
   /// The features on the loop, from the first request of the repeated feature to its repetition.
   public let path: [any Feature.Type]
-  /// The whole loop, with the site of every request.
+  /// The whole resolution path with the site of every request, and how to break the loop.
   public let diagnostic: Diagnostic
 
   init(_ frames: [LoadFrame], closingWith feature: any Feature.Type, in branch: Branch, at location: SourceLocation) {
     let start = frames.firstIndex { $0.feature == feature } ?? 0
-    let loop = Array(frames[start...])
-    path = loop.map(\.feature) + [feature]
+    path = frames[start...].map(\.feature) + [feature]
+    var members: [String] = []
+    for step in path.dropLast() where !members.contains(String(describing: step)) {
+      members.append(String(describing: step))
+    }
+    let through = members.dropFirst()
     var diagnostic = Diagnostic(
-      kind: "CircularDependency", message: "\(feature) requires itself", feature: feature, in: branch,
-      frames: loop, closingWith: feature, at: location)
+      kind: "CircularDependency",
+      message: "\(feature) requires itself" + (through.isEmpty ? "" : " through " + through.joined(separator: ", ")),
+      feature: feature, in: branch, frames: frames, closingWith: feature, at: location)
     diagnostic.notes.append(
       .init(
         "requests",
         diagnostic.path.map { step in step.location.map { "\(step.feature) at \($0)" } ?? step.feature }
           .joined(separator: "\n")))
-    var names: [String] = []
-    for step in diagnostic.path.dropLast() where !names.contains(step.feature) { names.append(step.feature) }
-    diagnostic.fix =
-      names.count == 1
-      ? "\(feature)'s loader must not request \(feature); build it from other features"
-      : "break the cycle: let \(names.joined(separator: " or ")) resolve the other when a member is called,"
+    switch members.count {
+    case 1:
+      diagnostic.fix = "\(feature)'s loader must not request \(feature); build it from other features"
+    case 2:
+      diagnostic.fix =
+        "break the cycle: let \(members[0]) or \(members[1]) resolve the other when a member is called,"
         + " not in its loader"
+    default:
+      diagnostic.fix =
+        "break the cycle: let one of \(members.joined(separator: ", ")) resolve the next when a member is called,"
+        + " not in its loader"
+    }
     self.diagnostic = diagnostic
   }
 }

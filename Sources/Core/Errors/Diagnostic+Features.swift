@@ -1,17 +1,32 @@
+// Shared pieces of Arbor's diagnostics. Everything here runs only while an error is being built.
+
 extension Diagnostic {
   /// A diagnostic of a failure in `branch`: the scope path and the resolution path filled in.
+  ///
+  /// The path is `frames` (the loads in progress, outermost first), then `last` requested at
+  /// `location` when given: the request that failed.
   init(
     kind: String, message: String, feature: (any Any.Type)?, in branch: Branch?, frames: [LoadFrame],
     closingWith last: (any Any.Type)? = nil, at location: SourceLocation
   ) {
-    var path = frames.map { PathStep(feature: String(describing: $0.feature), location: $0.location) }
-    if let last { path.append(PathStep(feature: String(describing: last), location: location)) }
     self.init(
       kind: kind, message: message, location: location, feature: feature.map { String(describing: $0) },
-      scope: branch?.path.diagnosticSteps ?? [], path: path)
+      scope: branch?.path.diagnosticSteps ?? [], path: Self.path(frames, closingWith: last, at: location))
+  }
+
+  /// The resolution path of `frames`, then `last` requested at `location`.
+  static func path(_ frames: [LoadFrame], closingWith last: (any Any.Type)?, at location: SourceLocation)
+    -> [PathStep]
+  {
+    var path = frames.map { PathStep(feature: String(describing: $0.feature), location: $0.location) }
+    if let last { path.append(PathStep(feature: String(describing: last), location: location)) }
+    return path
   }
 
   /// This diagnostic as the cause of `parent`: facts the parent already shows are left out.
+  ///
+  /// The parent shows the whole resolution path, so a cause never repeats it; a cause in the same
+  /// branch as its parent leaves out the scope too.
   func nested(under parent: Diagnostic) -> Diagnostic {
     var nested = self
     nested.path = []
@@ -23,9 +38,21 @@ extension Diagnostic {
 extension Branch {
   /// The scopes from this branch up to the root, nearest first.
   var searchedScopes: [String] { path.steps.reversed().map { $0.scope.name } }
+
+  /// Every definition of `scope` in this branch's tree, wherever it is defined.
+  func definitions(of scope: any FeaturesScope.Type) -> [ScopeDefinition] {
+    root.definition.subtree.filter { $0.scope == scope }
+  }
 }
 
-/// `registry.use(...) in FeaturesRoot` or `in defineScope(Scope.self)`.
+/// `, context: ...`, or nothing for a scope whose branches carry no context.
+private func contextArgument(_ scope: any FeaturesScope.Type) -> String {
+  takesContext(scope) ? ", context: ..." : ""
+}
+
+private func takesContext<Scope: FeaturesScope>(_: Scope.Type) -> Bool { Scope.Context.self != Void.self }
+
+/// `FeaturesRoot` or `defineScope(Scope.self)`: where a scope's registrations are written.
 func registryName(_ scope: any FeaturesScope.Type) -> String {
   scope == RootFeaturesScope.self ? "FeaturesRoot" : "defineScope(\(scope.name).self)"
 }
@@ -35,10 +62,65 @@ func scopePathName(_ scopes: [any FeaturesScope.Type]) -> String {
   Diagnostic.render(scope: scopes.map { Diagnostic.ScopeStep(name: $0.name) })
 }
 
+/// Fix lines joined as alternatives: the first as it is, each next one after `or `.
+func alternatives(_ fixes: [String]) -> String {
+  fixes.enumerated().map { $0 == 0 ? $1 : "or " + $1 }.joined(separator: "\n")
+}
+
 extension ScopeDefinition {
-  /// Every definition in this subtree, with this one first.
+  /// Every definition in this subtree, with this one first, children in name order.
   var subtree: [ScopeDefinition] {
     let ordered = children.values.sorted { lhs, rhs in lhs.scope.name < rhs.scope.name }
     return [self] + ordered.flatMap { $0.subtree }
+  }
+}
+
+extension Branch {
+  /// Where `scope` is defined in this tree (a `defined in` note, if anywhere), and for each
+  /// definition, how to reach a branch of it from here.
+  func routes(to scope: any FeaturesScope.Type) -> (note: Diagnostic.Note?, routes: [Route]) {
+    let definitions = definitions(of: scope)
+    guard !definitions.isEmpty else { return (nil, []) }
+    let note = Diagnostic.Note("defined in", definitions.map { scopePathName($0.scopePath) }.joined(separator: "\n"))
+    return (note, definitions.map(route))
+  }
+
+  /// How to reach a branch of `target` from this branch.
+  private func route(to target: ScopeDefinition) -> Route {
+    let here = definition.scopePath.map(ObjectIdentifier.init)
+    let there = target.scopePath
+    guard there.count > here.count, Array(there.prefix(here.count).map(ObjectIdentifier.init)) == here else {
+      let parent: any FeaturesScope.Type = there.count > 1 ? there[there.count - 2] : RootFeaturesScope.self
+      return .from(parent)
+    }
+    let below = Array(there[here.count...])
+    var calls = "features"
+    for scope in below { calls += ".branch(\(scope.name).self\(contextArgument(scope)))" }
+    return .below(through: below.dropLast().map { $0.name }, calls: calls)
+  }
+
+  /// How to reach a branch of a scope.
+  enum Route {
+    /// It is defined below this branch's scope: the scopes to branch on the way, and the calls.
+    case below(through: [String], calls: String)
+    /// It is defined off this branch's path: the scope whose branches it is made from.
+    case from(any FeaturesScope.Type)
+  }
+
+  /// The fix for using `scope` (reading its context, requiring it) where no branch of it is on the
+  /// path: `read it in a branch of SessionScope or below: features.branch(SessionScope.self, ...)`.
+  func useInScopeFix(_ verb: String, _ scope: any FeaturesScope.Type, routes: [Route]) -> String {
+    guard !routes.isEmpty else {
+      return "define \(scope.name) with registry.defineScope(\(scope.name).self) { ... }"
+        + " in \(registryName(definition.scope))\nand \(verb) it in its branches"
+    }
+    return alternatives(
+      routes.map { route in
+        switch route {
+        case .below(_, let calls): "\(verb) it in a branch of \(scope.name) or below: \(calls)"
+        case .from(let parent):
+          "\(verb) it in a branch of \(scope.name) or below, branched from a branch of \(parent.name)"
+        }
+      })
   }
 }

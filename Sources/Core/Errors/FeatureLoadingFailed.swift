@@ -1,7 +1,10 @@
 /// A loader threw: the feature could not be loaded. Nothing is cached; the next request tries again.
 ///
 /// The error the loader threw is the ``cause``; if it is itself a ``DiagnosticError`` (another
-/// feature that failed while this one loaded), its tree nests below this one.
+/// feature that failed while this one loaded), its tree nests below this one, so a failure three
+/// loads deep reads as three nested nodes, each with the site of its request. The top node shows the
+/// whole resolution path; a cause in the same branch leaves out the scope its parent shows.
+/// Any other error is a leaf: its type and description, and a fix pointing at the loader.
 ///
 /// ```
 /// FeatureLoadingFailed: could not load Greeter
@@ -38,9 +41,10 @@ public struct FeatureLoadingFailed: DiagnosticError {
     diagnostic.implementation = .init(
       name: binding.registration.implementation, location: binding.site, scope: binding.scope.name)
     if !(cause is any DiagnosticError) {
+      // The loader's own error: the place to look is where the loader is written.
       diagnostic.fix =
-        "\(binding.registration.implementation) (\(binding.registration.location)) threw the cause;"
-        + " handle it there or request \(feature) again: failures are not cached"
+        "\(binding.registration.implementation) (\(binding.registration.location)) threw the cause: handle it there,"
+        + "\nor request \(feature) again: failures are not cached"
     }
     diagnostic.causes = [causeDiagnostic.nested(under: diagnostic)]
     self.diagnostic = diagnostic

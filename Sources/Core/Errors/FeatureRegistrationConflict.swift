@@ -1,7 +1,8 @@
 /// One scope registers a feature more than once: every request for it there fails with both sites.
 ///
 /// It is also reported once when the root is built (a test failure in tests, standard error
-/// otherwise). To replace an implementation for some branches, register it in a nested scope.
+/// otherwise), with the same facts but no request. Arbor never picks one of the registrations
+/// silently. To replace an implementation for some branches, register it in a nested scope.
 ///
 /// ```
 /// FeatureRegistrationConflict: Printer is registered 2 times in Root
@@ -21,10 +22,7 @@ public struct FeatureRegistrationConflict: DiagnosticError {
     var diagnostic = Self.diagnostic(binding, scopePath: branch.definition.scopePath)
     diagnostic.location = location
     diagnostic.scope = branch.path.diagnosticSteps
-    diagnostic.path = Diagnostic(
-      kind: "", message: "", feature: nil, in: nil, frames: LoadingThread.current.frames, closingWith: feature,
-      at: location
-    ).path
+    diagnostic.path = Diagnostic.path(LoadingThread.currentPath, closingWith: feature, at: location)
     self.diagnostic = diagnostic
   }
 

@@ -20,7 +20,7 @@ public struct FeatureUndefined: DiagnosticError {
     self.feature = feature
     var diagnostic = Diagnostic(
       kind: "FeatureUndefined", message: "no implementation of \(feature)", feature: feature, in: branch,
-      frames: LoadingThread.current.frames, closingWith: feature, at: location)
+      frames: LoadingThread.currentPath, closingWith: feature, at: location)
     diagnostic.searched = branch.searchedScopes
     let elsewhere = branch.root.definition.subtree.filter { definition in
       definition.bindings.contains { $0.registration.feature == feature }

@@ -1,13 +1,15 @@
 /// A scope's context was read where no branch on the path is of that scope.
 ///
 /// When the reader is a cacheable's loader registered above that scope, the diagnostic says so:
-/// that loader runs in the ancestor that registers it and can never see the context.
+/// that loader runs in the ancestor that registers it and can never see the context. Otherwise it
+/// says where the scope is defined and how to branch it from here.
 ///
 /// ```
 /// FeaturesScopeContextUnavailable: no context for SessionScope
 /// ├─ requested at: App/Greeter.swift:12
 /// ├─ scope: Root
-/// ├─ loaded in: Greeter is cacheable and registered in Root, so it loads in a Root branch
+/// ├─ why: Greeter is cacheable and registered in Root, so it loads in the Root branch
+/// │       and cannot see the context of a SessionScope branch
 /// └─ fix: register Greeter in defineScope(SessionScope.self) so it loads in branches of SessionScope
 /// ```
 public struct FeaturesScopeContextUnavailable: DiagnosticError {
@@ -25,16 +27,19 @@ public struct FeaturesScopeContextUnavailable: DiagnosticError {
       let entry = branch.definition.table.entry(for: FeatureTable.key(loading.feature)),
       entry.kind == .cacheable || entry.kind == .contextualCacheable
     {
+      // The usual mistake: a cacheable registered too high up to see the context it reads.
       let registered = entry.binding.takeUnretainedValue().scope.name
       diagnostic.notes.append(
         .init(
-          "loaded in",
-          "\(loading.feature) is cacheable and registered in \(registered), so it loads in a \(registered) branch"))
+          "why",
+          "\(loading.feature) is cacheable and registered in \(registered), so it loads in the \(registered) branch"
+            + "\nand cannot see the context of a \(scope.name) branch"))
       diagnostic.fix =
         "register \(loading.feature) in defineScope(\(scope.name).self) so it loads in branches of \(scope.name)"
     } else {
-      diagnostic.fix =
-        "read it from a branch of \(scope.name): features.branch(\(scope.name).self, context: ...) and below"
+      let (note, routes) = branch.routes(to: scope)
+      if let note { diagnostic.notes.append(note) }
+      diagnostic.fix = branch.useInScopeFix("read", scope, routes: routes)
     }
     self.diagnostic = diagnostic
   }

@@ -1,11 +1,15 @@
 /// A scope was branched where it is not defined, or required where it is not on the path.
 ///
+/// Its diagnostic says where the scope is defined (if anywhere in the tree) and how to reach a
+/// branch of it from here: the `branch` calls when it is defined further down, the scope to branch
+/// it from when it is defined elsewhere, or how to define it.
+///
 /// ```
 /// FeaturesScopeUndefined: RequestScope is not defined in Root
 /// ├─ requested at: App/Main.swift:30
 /// ├─ scope: Root
-/// ├─ defined in: Root › SessionScope
-/// └─ fix: branch RequestScope from a branch of SessionScope
+/// ├─ defined in: Root › SessionScope › RequestScope
+/// └─ fix: branch SessionScope first: features.branch(SessionScope.self, context: ...).branch(RequestScope.self, context: ...)
 ///         or define it with registry.defineScope(RequestScope.self) { ... } in FeaturesRoot
 /// ```
 public struct FeaturesScopeUndefined: DiagnosticError {
@@ -19,17 +23,17 @@ public struct FeaturesScopeUndefined: DiagnosticError {
     let here = branch.definition.scope
     var diagnostic = Diagnostic(
       kind: "FeaturesScopeUndefined", message: "\(scope.name) is not defined in \(here.name)", feature: nil,
-      in: branch, frames: LoadingThread.current.frames, at: location)
-    let elsewhere = branch.root.definition.subtree.filter { $0.scope == scope }
-    var fixes: [String] = []
-    if !elsewhere.isEmpty {
-      diagnostic.notes.append(.init("defined in", elsewhere.map { scopePathName($0.scopePath) }.joined(separator: "\n")))
-      for definition in elsewhere {
-        fixes.append("branch \(scope.name) from a branch of \(definition.scopePath.dropLast().last!.name)")
+      in: branch, frames: LoadingThread.currentPath, at: location)
+    let (note, routes) = branch.routes(to: scope)
+    if let note { diagnostic.notes.append(note) }
+    var fixes: [String] = routes.map { route in
+      switch route {
+      case .below(let through, let calls): "branch \(through.joined(separator: ", then ")) first: \(calls)"
+      case .from(let parent): "branch \(scope.name) from a branch of \(parent.name)"
       }
     }
     fixes.append("define it with registry.defineScope(\(scope.name).self) { ... } in \(registryName(here))")
-    diagnostic.fix = fixes.enumerated().map { $0 == 0 ? $1 : "or " + $1 }.joined(separator: "\n")
+    diagnostic.fix = alternatives(fixes)
     self.diagnostic = diagnostic
   }
 
@@ -37,8 +41,10 @@ public struct FeaturesScopeUndefined: DiagnosticError {
     self.scope = scope
     var diagnostic = Diagnostic(
       kind: "FeaturesScopeUndefined", message: "\(scope.name) is not on this branch's path", feature: nil,
-      in: branch, frames: LoadingThread.current.frames, at: location)
-    diagnostic.fix = "require \(scope.name) only in branches made with branch(\(scope.name).self, ...) and below"
+      in: branch, frames: LoadingThread.currentPath, at: location)
+    let (note, routes) = branch.routes(to: scope)
+    if let note { diagnostic.notes.append(note) }
+    diagnostic.fix = branch.useInScopeFix("require", scope, routes: routes)
     self.diagnostic = diagnostic
   }
 }

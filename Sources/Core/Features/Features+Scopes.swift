@@ -78,7 +78,7 @@ extension Features {
     let location = SourceLocation(fileID: file, line: line)
     let branch = try branch(at: location)
     if let context = branch.path.context(for: scope) ?? branch.overrides?.context(for: scope) { return context }
-    throw FeaturesScopeContextUnavailable(scope, in: branch, frames: LoadingThread.current.frames, at: location)
+    throw FeaturesScopeContextUnavailable(scope, in: branch, frames: LoadingThread.currentPath, at: location)
   }
 
   /// Checks that this branch is, or descends from, a branch of `scope`.

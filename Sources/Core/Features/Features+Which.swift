@@ -1,0 +1,221 @@
+extension Features {
+  /// Which implementation serves `feature` in this branch, where it was registered, and where its
+  /// instances live; or, when none does, the diagnostic a request would fail with.
+  ///
+  /// It answers "what will `instance()` give me here?" without loading anything: no loader runs and
+  /// nothing is cached. Lookup walks up, so the answer is the registration in the nearest scope on
+  /// this branch's path, from this branch up to the root. A cacheable registered in an ancestor's
+  /// scope lives in that ancestor's branch, shared with every branch below it and blind to their
+  /// contexts; ``Which/Implementation/isCachedInAncestor`` says so, and
+  /// ``Which/Implementation/isAsync`` whether only `try await` runs its loader. In a test container,
+  /// a feature nobody registered is its placeholder; members patched in the container are not shown.
+  ///
+  /// `print` shows it as a tree:
+  ///
+  /// ```swift
+  /// print(session.which(Greeter.self))
+  /// // Greeter is served by Greeter.live()
+  /// // ├─ scope: Root › SessionScope(Session(user: "ann"))
+  /// // ├─ registered at: App/Main.swift:30 in SessionScope
+  /// // ├─ kind: cacheable, one instance per branch
+  /// // └─ cached in: Root › SessionScope(Session(user: "ann")), this branch
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - feature: The feature to look up.
+  ///   - file: Where it is asked; captured for you, and shown as the request site when none serves it.
+  ///   - line: Where it is asked; captured for you.
+  /// - Returns: The implementation that serves the feature here, or the diagnostic of why none does.
+  public func which<F: Feature>(_ feature: F.Type, file: StaticString = #fileID, line: UInt = #line) -> Which {
+    let location = SourceLocation(fileID: file, line: line)
+    let name = String(describing: feature)
+    let branch: Branch
+    do {
+      branch = try self.branch(at: location)
+    } catch {
+      return Which(feature: name, scope: [], implementation: nil, diagnostic: Diagnostic(describing: error))
+    }
+    let scope = branch.path.diagnosticSteps
+    guard let entry = branch.definition.table.entry(for: FeatureTable.key(feature)) else {
+      if let overrides = branch.overrides, overrides.resolvesPlaceholders {
+        let placeholder = Which.Implementation(
+          name: "\(name).placeholder", kind: .placeholder, isAsync: false, location: nil, scope: nil, cachedIn: nil,
+          isCachedInAncestor: false)
+        return Which(feature: name, scope: scope, implementation: placeholder, diagnostic: nil)
+      }
+      return Which(
+        feature: name, scope: scope, implementation: nil,
+        diagnostic: FeatureUndefined(feature, in: branch, at: location).diagnostic)
+    }
+    let binding = entry.binding.takeUnretainedValue()
+    if entry.kind == .conflict {
+      return Which(
+        feature: name, scope: scope, implementation: nil,
+        diagnostic: FeatureRegistrationConflict(binding, in: branch, at: location).diagnostic)
+    }
+    let registration = binding.registration
+    let kind: Which.Kind
+    switch registration.kind {
+    case .static: kind = .static
+    case .disposable: kind = .disposable
+    case .cacheable: kind = registration.isContextual ? .cacheablePerContext : .cacheable
+    }
+    let isCacheable = kind == .cacheable || kind == .cacheablePerContext
+    let implementation = Which.Implementation(
+      name: registration.implementation, kind: kind, isAsync: registration.isAsync, location: binding.site,
+      scope: binding.scope.name,
+      cachedIn: isCacheable ? branch.ancestor(entry.depth).path.diagnosticSteps : nil,
+      isCachedInAncestor: isCacheable && entry.depth > 0)
+    return Which(feature: name, scope: scope, implementation: implementation, diagnostic: nil)
+  }
+
+  /// What serves a feature in one branch: the answer of ``Features/which(_:file:line:)``.
+  ///
+  /// Exactly one of ``implementation`` and ``diagnostic`` is set. `print` shows the tree of
+  /// ``rendered(style:)``; ``summary`` is one line.
+  ///
+  /// ```swift
+  /// let which = session.which(Greeter.self)
+  /// if let implementation = which.implementation {
+  ///   print(implementation.name, implementation.location!)  // "Greeter.live() App/Main.swift:30"
+  /// }
+  /// ```
+  public struct Which: Sendable, Hashable, CustomStringConvertible {
+    /// The feature's name: `Greeter`.
+    public let feature: String
+    /// The branch that was asked, root first, each step with its context; empty when its features
+    /// were released.
+    public let scope: [Diagnostic.ScopeStep]
+    /// The implementation that serves the feature here, or `nil` when none does.
+    public let implementation: Implementation?
+    /// Why no implementation serves the feature here (the error a request would throw), or `nil`
+    /// when one does.
+    public let diagnostic: Diagnostic?
+
+    /// How instances of a feature live.
+    public enum Kind: Sendable, Hashable {
+      /// One value for the whole tree, registered at the root.
+      case `static`
+      /// Loaded for every request, in the requesting branch.
+      case disposable
+      /// Loaded once in the branch it is cached in, then shared by every request there and below.
+      case cacheable
+      /// A cacheable with a context: one instance per context value in the branch it is cached in.
+      case cacheablePerContext
+      /// Nothing is registered, and the test container resolves the feature's placeholder.
+      case placeholder
+    }
+
+    /// The implementation that serves a feature: its name, where it was registered, its lifetime.
+    public struct Implementation: Sendable, Hashable {
+      /// The implementation's name: `Greeter.live()`, `Clock value`.
+      public let name: String
+      /// How its instances live.
+      public let kind: Kind
+      /// Whether its loader is `async`: only `try await features.instance()` runs it (a cacheable
+      /// loaded that way is then served to synchronous requests too).
+      public let isAsync: Bool
+      /// Where it was registered (`registry.use(...)`); `nil` for a placeholder.
+      public let location: SourceLocation?
+      /// The scope whose registry holds it; `nil` for a placeholder.
+      public let scope: String?
+      /// The branch whose cache holds its instances (cacheables only), root first.
+      public let cachedIn: [Diagnostic.ScopeStep]?
+      /// Whether it is a cacheable that lives in an ancestor of the asked branch: one instance
+      /// shared with the ancestor's other branches, whose loader cannot see this branch's contexts.
+      public let isCachedInAncestor: Bool
+    }
+
+    /// The tree `print` shows.
+    ///
+    /// ```
+    /// Greeter is served by Greeter.live()
+    /// ├─ scope: Root › SessionScope(Session(user: "ann"))
+    /// ├─ registered at: App/Main.swift:12 in Root
+    /// ├─ kind: cacheable, one instance per branch
+    /// └─ cached in: Root, an ancestor: shared with every branch below it,
+    ///               and its loader cannot see the contexts of this branch
+    /// ```
+    ///
+    /// - Parameter style: Unicode box drawing (the default) or ASCII.
+    /// - Returns: The rendered tree, without a final newline.
+    public func rendered(style: Diagnostic.Style = .unicode) -> String {
+      treeNode(style: style).rendered(style: style)
+    }
+
+    /// The tree of ``rendered(style:)`` with Unicode box drawing.
+    public var description: String { rendered() }
+
+    /// One line: `Greeter is served by Greeter.live() (cacheable), registered at App/Main.swift:12 in Root`.
+    ///
+    /// When none serves it, the line ends with the diagnostic's summary.
+    public var summary: String {
+      guard let implementation else {
+        return "\(feature) is not served here" + (diagnostic.map { ": " + $0.summary() } ?? "")
+      }
+      var line =
+        "\(feature) is served by \(implementation.name) (\(implementation.kind.name)"
+        + (implementation.isAsync ? ", async)" : ")")
+      if let location = implementation.location { line += ", registered at \(location)" }
+      if let scope = implementation.scope { line += " in \(scope)" }
+      return line
+    }
+
+    private func treeNode(style: Diagnostic.Style) -> TreeNode {
+      var facts: [(label: String, value: String)] = []
+      if !scope.isEmpty { facts.append(("scope", Diagnostic.render(scope: scope, style: style))) }
+      guard let implementation else {
+        var children: [(label: String, node: TreeNode)] = []
+        if var diagnostic {
+          if diagnostic.scope == scope { diagnostic.scope = [] }  // shown once, above
+          children.append(("because", diagnostic.treeNode(style: style)))
+        }
+        return TreeNode(headline: "\(feature) is not served here", facts: facts, children: children)
+      }
+      if let location = implementation.location {
+        facts.append(("registered at", "\(location)" + (implementation.scope.map { " in \($0)" } ?? "")))
+      }
+      facts.append(
+        (
+          "kind",
+          implementation.kind.name + (implementation.isAsync ? " with an async loader" : "") + ", "
+            + implementation.kind.lifetime
+        ))
+      if let cachedIn = implementation.cachedIn {
+        let path = Diagnostic.render(scope: cachedIn, style: style)
+        facts.append(
+          (
+            "cached in",
+            implementation.isCachedInAncestor
+              ? path + ", an ancestor: shared with every branch below it,"
+                + "\nand its loader cannot see the contexts of this branch"
+              : path + ", this branch"
+          ))
+      }
+      return TreeNode(headline: "\(feature) is served by \(implementation.name)", facts: facts)
+    }
+  }
+}
+
+extension Features.Which.Kind {
+  /// `cacheable`, `static`, ...: the word the renderings use.
+  var name: String {
+    switch self {
+    case .static: "static"
+    case .disposable: "disposable"
+    case .cacheable, .cacheablePerContext: "cacheable"
+    case .placeholder: "placeholder"
+    }
+  }
+
+  /// How instances live, in a few words.
+  var lifetime: String {
+    switch self {
+    case .static: "one value for the whole tree"
+    case .disposable: "a new instance for every request, loaded in the requesting branch"
+    case .cacheable: "one instance per branch"
+    case .cacheablePerContext: "one instance per branch and context value"
+    case .placeholder: "nothing is registered, so this test container resolves the placeholder"
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import Arbor
+import Testing
+
+/// Calling a placeholder member names the member, where the placeholder is written, and how to fix it.
+@Suite struct FeatureUnimplementedTests {
+  @Test func aThrowingPlaceholderThrowsItsDiagnostic() throws {
+    let line = #line + 1
+    let greet: @Sendable () throws -> Void = unimplemented("Greeter.greet")
+    var thrown: FeatureUnimplemented?
+    withKnownIssue(isIntermittent: true) {  // a test failure where ArborTesting's reporter is installed
+      thrown = #expect(throws: FeatureUnimplemented.self) { try greet() }
+    }
+    let error = try #require(thrown)
+    #expect(error.member == "Greeter.greet")
+    expectRenderings(
+      of: error,
+      tree: """
+        FeatureUnimplemented: Unimplemented: Greeter.greet
+        ├─ placeholder at: \(site(line))
+        └─ fix: patch it in the test with features.patch(\\Greeter.greet, with: ...),
+                or resolve Greeter from a tree that registers an implementation
+        """,
+      line: "FeatureUnimplemented: Unimplemented: Greeter.greet")
+  }
+}
