@@ -64,12 +64,17 @@ enum AsyncClaim<F: Feature> {
 /// What loads waiting for each other share, whatever feature they load.
 class AsyncLoadNode: @unchecked Sendable {
   // Sendable: immutable.
-  /// The resolution path of the load, for the diagnostic of a loop through it.
-  let frames: [LoadFrame]
+  /// The load's own step and the path that requested it; turned into frames only on failure.
+  private let step: LoadFrame?
+  private let path: AsyncFrame?
 
-  init(frames: [LoadFrame]) {
-    self.frames = frames
+  init(step: LoadFrame?, path: AsyncFrame?) {
+    self.step = step
+    self.path = path
   }
+
+  /// The resolution path of the load, for the diagnostic of a loop through it.
+  var frames: [LoadFrame] { (path?.frames ?? []) + (step.map { [$0] } ?? []) }
 
   /// Which load each load waits for.
   static let waits = Lock<[ObjectIdentifier: AsyncLoadNode]>.make([:])
@@ -163,7 +168,7 @@ extension Branch {
       try frame
       ?? AsyncFrame(
         feature: feature, branch: ObjectIdentifier(self), context: context, location: location,
-        parent: checkedPath(feature, context: context, at: location), load: AsyncLoadNode(frames: []))
+        parent: checkedPath(feature, context: context, at: location), load: AsyncLoadNode(step: nil, path: nil))
     let loader = binding.registration.payload as! AsyncLoader<F>  // an async registration holds one
     do {
       return try await AsyncFrame.$current.withValue(frame) {
@@ -204,8 +209,8 @@ extension Branch {
       if let instance = lookup() { return .loaded(instance) }
       if let load = state.asyncLoads[key] { return .join(unsafeDowncast(load, to: AsyncLoad<F>.self)) }
       let load = AsyncLoad<F>(
-        frames: (path?.frames ?? [])
-          + [LoadFrame(feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: nil)])
+        step: LoadFrame(feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: nil),
+        path: path)
       state.asyncLoads[key] = load
       return .own(load)
     }
