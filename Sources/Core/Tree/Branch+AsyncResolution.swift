@@ -256,15 +256,4 @@ extension Branch {
       return try await load.value()
     }
   }
-
-  /// The multiton cache of `feature` in this branch, created on first use.
-  func multiton<F: Feature>(_ feature: F.Type) -> Multiton<F> {
-    state.withLock { state in
-      let key = ObjectIdentifier(feature)
-      if let existing = state.multitons[key] { return unsafeDowncast(existing, to: Multiton<F>.self) }
-      let created = Multiton<F>()
-      state.multitons[key] = created
-      return created
-    }
-  }
 }

@@ -95,13 +95,7 @@ extension Branch {
   func loadMultiton<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
   ) throws -> F {
-    let multiton = state.withLock { state in
-      let key = ObjectIdentifier(feature)
-      if let existing = state.multitons[key] { return unsafeDowncast(existing, to: Multiton<F>.self) }
-      let created = Multiton<F>()
-      state.multitons[key] = created
-      return created
-    }
+    let multiton = multiton(feature)
     let key = ContextKey(context as! AnyHashable)  // a contextual cacheable's Context is Hashable
     return try loadOnce(
       feature, at: location,
@@ -162,6 +156,19 @@ extension Branch {
         inFlight.finish(.failure(error))
         throw error
       }
+    }
+  }
+}
+
+extension Branch {
+  /// The multiton cache of `feature` in this branch, created on first use.
+  func multiton<F: Feature>(_ feature: F.Type) -> Multiton<F> {
+    state.withLock { state in
+      let key = ObjectIdentifier(feature)
+      if let existing = state.multitons[key] { return unsafeDowncast(existing, to: Multiton<F>.self) }
+      let created = Multiton<F>()
+      state.multitons[key] = created
+      return created
     }
   }
 }
