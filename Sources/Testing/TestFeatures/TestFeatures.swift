@@ -1,0 +1,91 @@
+import Arbor
+
+/// A test container: features in which every feature is its placeholder until the test patches it.
+///
+/// It is a plain ``Features`` value, so it goes wherever one goes: a loader under test receives it
+/// through ``Arbor/Features/load(_:context:file:line:)``, and code that takes `Features` takes it
+/// unchanged. It needs no registry: every feature resolves (to its placeholder, or to what the test
+/// gave it) and any scope may be branched. Patch it with ``Arbor/Features/use(_:file:line:)``,
+/// ``Arbor/Features/patch(_:with:file:line:)``, ``Arbor/Features/patch(_:file:line:_:)`` and
+/// ``Arbor/Features/use(context:for:file:line:)``.
+///
+/// Calling a placeholder member that was not patched records a test failure naming the member
+/// (`Unimplemented: Clock.now`) and where its placeholder is written.
+///
+/// Patches live in the container, not in a global: each test makes its own container, so tests that
+/// run in parallel never see each other's patches, and closures that escape the test (tasks,
+/// callbacks) keep the patches of the container they captured. Branches of the container keep its
+/// patches; a patch made through any branch applies to the whole container.
+///
+/// Named like a type, as ``FeaturesRoot(file:line:_:)`` is, because it reads as one at the call site.
+///
+/// ```swift
+/// let features = TestFeatures()
+/// features.patch(\Printer.print, with: { line in printed.withLock { $0.append(line) } })
+/// features.use(context: Session(user: "ann"), for: SessionScope.self)
+/// let greeter: Greeter = try features.load(Greeter.live())
+/// ```
+///
+/// - Returns: The root features of a new, empty test container, with the patches of the running
+///   test's ``Testing/Trait/features(_:)`` traits applied.
+public func TestFeatures() -> Features {
+  TestReporter.install()
+  let features = Features(Branch(root: emptyRoot, overrides: TestOverrides(resolvesPlaceholders: true)))
+  TestFeaturesTrait.applyPatches(to: features)
+  return features
+}
+
+/// A test copy of a real tree, for integration tests: the same registrations, with the test's patches
+/// on top.
+///
+/// The copy has its own caches and its own patches, so patching it never touches `features` or any
+/// other copy: parallel tests may each copy the same root. What is not patched loads with the tree's
+/// own loaders, and a feature the tree does not register is still ``FeatureUndefined``. A patched
+/// feature is its placeholder plus the patches (its unpatched members report); to keep a real
+/// implementation, replace the whole feature with ``Arbor/Features/use(_:file:line:)`` instead.
+///
+/// `features` may be a branch: the copy then has a copy of each branch on its path, with the same
+/// contexts, and is returned at the same place. When `features` is itself a test container, the copy
+/// starts with its patches.
+///
+/// ```swift
+/// let features = TestFeatures(root)
+/// features.patch(\Printer.print, with: { line in printed.withLock { $0.append(line) } })
+/// let session = try features.branch(SessionScope.self, context: Session(user: "ann"))
+/// let greeter: Greeter = try session.instance()  // loaded by the tree's Greeter.live()
+/// ```
+///
+/// - Parameters:
+///   - features: The tree (or a branch of it) to copy.
+///   - file: Where the copy is made; captured for you.
+///   - line: Where the copy is made; captured for you.
+/// - Returns: The copy, at the same branch as `features`.
+public func TestFeatures(_ features: Features, file: StaticString = #fileID, line: UInt = #line) -> Features {
+  TestReporter.install()
+  let location = SourceLocation(fileID: file, line: line)
+  let original: Branch
+  do {
+    original = try features.branch(at: location)
+  } catch {
+    IssueReporting.report(Diagnostic(describing: error), severity: .failure)
+    return TestFeatures()
+  }
+  let overrides =
+    (original.overrides as? TestOverrides)?.copy() ?? TestOverrides(resolvesPlaceholders: false)
+  var path: [Branch] = []
+  var step: Branch? = original
+  while let current = step {
+    path.append(current)
+    step = current.parent
+  }
+  var copy: Branch?
+  for branch in path.reversed() {
+    copy = Branch(definition: branch.definition, parent: copy, path: branch.path, overrides: overrides)
+  }
+  let copied = Features(copy!)  // the path holds at least `original`
+  TestFeaturesTrait.applyPatches(to: copied)
+  return copied
+}
+
+/// The definition every ``TestFeatures()`` container shares: no registrations, no scopes.
+private let emptyRoot = RootDefinition.make { _ in }

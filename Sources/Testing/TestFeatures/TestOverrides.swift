@@ -1,0 +1,76 @@
+import Arbor
+import Synchronization
+
+/// What a test container changes in resolution: its patches, its scope contexts, and whether an
+/// unregistered feature resolves to its placeholder.
+///
+/// One object per container, shared by every branch made from it (a branch inherits its parent's
+/// overrides), so patches made through any branch apply to all of them. Nothing here is global:
+/// two containers never share an object, which is what keeps parallel tests apart.
+final class TestOverrides: FeatureOverrides {
+  /// `true` for ``TestFeatures()``; `false` for a copy of a real tree, whose registrations still load.
+  let resolvesPlaceholders: Bool
+  private let state: Mutex<State>
+
+  struct State {
+    /// A `FeatureOverride<F>` per patched feature.
+    var features: [ObjectIdentifier: any Sendable] = [:]
+    /// The context given with `use(context:for:)`, per scope.
+    var contexts: [ObjectIdentifier: any Sendable] = [:]
+  }
+
+  init(resolvesPlaceholders: Bool, state: State = State()) {
+    self.resolvesPlaceholders = resolvesPlaceholders
+    self.state = Mutex(state)
+  }
+
+  /// An independent copy: later patches to either do not reach the other.
+  func copy() -> TestOverrides {
+    TestOverrides(resolvesPlaceholders: resolvesPlaceholders, state: state.withLock { $0 })
+  }
+
+  func instance<F: Feature>(of feature: F.Type, context: F.Context) -> F? {
+    guard let override = state.withLock({ $0.features[ObjectIdentifier(feature)] }) else { return nil }
+    // Resolved outside the lock: a patch or a placeholder may itself use this container.
+    return (override as! FeatureOverride<F>).instance(context: context)  // stored under F's identifier
+  }
+
+  func context<Scope: FeaturesScope>(for scope: Scope.Type) -> Scope.Context? {
+    state.withLock { $0.contexts[ObjectIdentifier(scope)] } as? Scope.Context
+  }
+
+  /// Changes the override of `feature`, starting from an empty one.
+  func update<F: Feature>(_ feature: F.Type, _ change: (inout FeatureOverride<F>) -> Void) {
+    state.withLock { state in
+      let key = ObjectIdentifier(feature)
+      var override = state.features[key].map { $0 as! FeatureOverride<F> } ?? FeatureOverride()
+      change(&override)
+      state.features[key] = override
+    }
+  }
+
+  func use<Scope: FeaturesScope>(context: Scope.Context, for scope: Scope.Type) {
+    state.withLock { $0.contexts[ObjectIdentifier(scope)] = context }
+  }
+}
+
+/// How a test container resolves one feature: a replacement instance (for every context, or for
+/// some contexts only) and the patches applied on top, in the order they were made.
+struct FeatureOverride<F: Feature>: Sendable {
+  var instance: F?
+  var contextual: [(matches: @Sendable (F.Context) -> Bool, instance: F)] = []
+  var patches: [@Sendable (inout F) -> Void] = []
+
+  /// The instance for a request, or `nil` to resolve the feature as if it were not overridden.
+  ///
+  /// With patches but no replacement, the patches apply to the feature's placeholder, also in a copy
+  /// of a real tree: a patched feature is always "its placeholder plus your patches", so the members
+  /// a test did not patch report instead of silently running the real implementation.
+  func instance(context: F.Context) -> F? {
+    let replacement = contextual.last(where: { $0.matches(context) })?.instance ?? instance
+    if replacement == nil, patches.isEmpty { return nil }
+    var value = replacement ?? F.placeholder
+    for patch in patches { patch(&value) }
+    return value
+  }
+}

@@ -1,0 +1,116 @@
+import ArborTesting
+import Testing
+
+// The demo's features (Sources/Demo/main.swift), tested the way an app's tests would test them.
+
+@Suite struct GreeterTests {
+  @Test func liveGreetsTheSessionUser() throws {
+    let printed = Lines()
+    let features = TestFeatures()
+    features.patch(\Printer.print, with: printed.print)
+    features.use(context: Session(user: "ann"), for: SessionScope.self)
+    let greeter: Greeter = try features.load(Greeter.live())
+    try greeter.greet()
+    #expect(printed.all == ["Hello ann"])
+  }
+
+  @Test func liveNeedsASession() throws {
+    let features = TestFeatures()
+    let load = { let _: Greeter = try features.load(Greeter.live()) }
+    #expect(throws: FeaturesScopeContextUnavailable.self) { try load() }
+  }
+
+  @Test func mailingSendsHello() throws {
+    let sent = Lines()
+    let features = TestFeatures()
+    features.patch(\Mailer.send, with: sent.print)
+    let greeter: Greeter = try features.load(Greeter.mailing())
+    try greeter.greet()
+    #expect(sent.all == ["Hello"])
+  }
+
+  @Test func mailingPassesOnTheMailersError() throws {
+    struct Offline: Error {}
+    let features = TestFeatures()
+    features.patch(\Mailer.send, with: { _ in throw Offline() })
+    let greeter: Greeter = try features.load(Greeter.mailing())
+    #expect(throws: Offline.self) { try greeter.greet() }
+  }
+
+  @Test func mailingWithoutAMailerReportsTheMissingPatch() throws {
+    let features = TestFeatures()
+    let greeter: Greeter = try features.load(Greeter.mailing())
+    expectIssues([unimplementedIssue("Mailer.send", at: "ArborTestingTests/DemoFeatures.swift:33")]) {
+      #expect(throws: FeatureUnimplemented.self) { try greeter.greet() }
+    }
+  }
+}
+
+@Suite struct ConsolePrinterTests {
+  @Test func readsTheClockForEveryLine() throws {
+    let reads = Lines()
+    let features = TestFeatures()
+    features.patch(Clock.self) { clock in
+      clock.now = {
+        reads.append("now")
+        return 42
+      }
+    }
+    let printer: Printer = try features.load(Printer.console())
+    printer.print("first")
+    printer.print("second")
+    #expect(reads.all == ["now", "now"])
+  }
+
+  @Test func withoutAClockItReportsTheMissingPatch() throws {
+    let features = TestFeatures()
+    let printer: Printer = try features.load(Printer.console())
+    expectIssues([unimplementedIssue("Clock.now", at: "ArborTestingTests/DemoFeatures.swift:15")]) {
+      printer.print("line")
+    }
+  }
+}
+
+/// The demo's tree, patched only where a test needs to see what it does.
+@Suite struct DemoTreeTests {
+  @Test func twoSessionsGreetTheirOwnUsers() throws {
+    let printed = Lines()
+    let features = TestFeatures(demoRoot())
+    features.patch(\Printer.print, with: printed.print)
+    for user in ["ann", "bob"] {
+      let session = try features.branch(SessionScope.self, context: Session(user: user))
+      let first: Greeter = try session.instance()
+      let second: Greeter = try session.instance()
+      try first.greet()
+      try second.greet()
+    }
+    #expect(printed.all == ["Hello ann", "Hello ann", "Hello bob", "Hello bob"])
+  }
+
+  @Test func theBrokenTreeFailsForWantOfAMailer() throws {
+    let features = TestFeatures(brokenRoot())
+    let session = try features.branch(SessionScope.self, context: Session(user: "ann"))
+    let error = #expect(throws: FeatureLoadingFailed.self) { let _: Greeter = try session.instance() }
+    #expect(error?.diagnostic.causes.map(\.kind) == ["FeatureUndefined"])
+  }
+
+  @Test func aTestCanSupplyWhatTheBrokenTreeLacks() throws {
+    let sent = Lines()
+    let features = TestFeatures(brokenRoot())
+    features.patch(\Mailer.send, with: sent.print)
+    let session = try features.branch(SessionScope.self, context: Session(user: "ann"))
+    let greeter: Greeter = try session.instance()
+    try greeter.greet()
+    #expect(sent.all == ["Hello"])
+  }
+
+  /// The demo's deliberate mistake: a Greeter that needs a Mailer nobody registered.
+  func brokenRoot() -> Features {
+    FeaturesRoot { registry in
+      registry.use(Clock(now: { 42 }))
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(Greeter.mailing())
+      }
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Docs/Testing.md quotes its samples from the tests in Tests/ArborTestingTests/Docs, so every
+/// sample compiles and runs; this checks that each quote is still what the tests hold.
+@Suite struct DocsTests {
+  @Test func everySampleInTestingMdIsQuotedFromTheTestItNames() throws {
+    let package = try #require(Self.packageDirectory(), "no Package.swift with Docs/Testing.md above the test binary")
+    let guide = try String(contentsOf: package.appendingPathComponent("Docs/Testing.md"), encoding: .utf8)
+    let samples = Self.samples(in: guide)
+    #expect(samples.count >= 8)
+    for sample in samples {
+      let source = try #require(sample.source, "a sample with no link to the test file it quotes:\n\(sample.text)")
+      let file = try String(contentsOf: package.appendingPathComponent(source), encoding: .utf8)
+      let quoted = Self.contains(file, sample.text)
+      #expect(quoted, "Docs/Testing.md quotes \(source), which no longer holds:\n\(sample.text)")
+    }
+  }
+
+  struct Sample {
+    /// The last `../Tests/...swift` link before the sample, as a path from the package.
+    var source: String?
+    var text: String
+  }
+
+  /// The fenced `swift` and `text` blocks of a Markdown document.
+  static func samples(in markdown: String) -> [Sample] {
+    var samples: [Sample] = []
+    var source: String?
+    var block: [Substring]?
+    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+      if var lines = block {
+        if line == "```" {
+          samples.append(Sample(source: source, text: lines.joined(separator: "\n")))
+          block = nil
+        } else {
+          lines.append(line)
+          block = lines
+        }
+      } else if line == "```swift" || line == "```text" {
+        block = []
+      } else if let link = line.range(of: "](../Tests/") {
+        let path = line[link.upperBound...].prefix { $0 != ")" }
+        source = "Tests/" + path
+      }
+    }
+    return samples
+  }
+
+  /// Whether `file` holds `sample`'s lines consecutively, ignoring each line's indentation.
+  static func contains(_ file: String, _ sample: String) -> Bool {
+    let fileLines = file.split(separator: "\n", omittingEmptySubsequences: false).map(trimmed)
+    let sampleLines = sample.split(separator: "\n", omittingEmptySubsequences: false).map(trimmed)
+    guard !sampleLines.isEmpty, sampleLines.count <= fileLines.count else { return false }
+    return (0...(fileLines.count - sampleLines.count)).contains { start in
+      Array(fileLines[start..<(start + sampleLines.count)]) == sampleLines
+    }
+  }
+
+  static func trimmed(_ line: Substring) -> Substring {
+    let start = line.firstIndex { $0 != " " } ?? line.endIndex
+    return line[start...]
+  }
+
+  /// The package's directory: the first directory above this test binary (or the working directory)
+  /// that holds Package.swift and Docs/Testing.md.
+  static func packageDirectory() -> URL? {
+    let manager = FileManager.default
+    let starts = [
+      URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent(),
+      URL(fileURLWithPath: manager.currentDirectoryPath),
+    ]
+    for start in starts {
+      var directory = start.standardizedFileURL
+      while directory.path != "/" {
+        if manager.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
+          manager.fileExists(atPath: directory.appendingPathComponent("Docs/Testing.md").path)
+        {
+          return directory
+        }
+        directory.deleteLastPathComponent()
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,112 @@
+import ArborTesting
+import Testing
+
+/// `load` runs an implementation under test against the patched container.
+@Suite struct LoadingTests {
+  @Test func aCacheableLoaderSeesThePatchesAndTheScopeContext() throws {
+    let features = TestFeatures()
+    let printed = Lines()
+    features.patch(\Printer.print, with: printed.print)
+    features.use(context: Session(user: "ann"), for: SessionScope.self)
+    let greeter: Greeter = try features.load(Greeter.live())
+    try greeter.greet()
+    #expect(printed.all == ["Hello ann"])
+  }
+
+  @Test func aDisposableLoaderRuns() throws {
+    let features = TestFeatures()
+    features.patch(\Clock.now, with: { 42 })
+    let printer: Printer = try features.load(Printer.console())
+    printer.print("from a test")  // to standard output; the clock was read without an issue
+  }
+
+  @Test func aLoaderWithAContextReceivesIt() throws {
+    let features = TestFeatures()
+    features.patch(\Clock.now, with: { 5 })
+    let printed = Lines()
+    features.patch(\Printer.print, with: printed.print)
+    let account: Account = try features.load(Account.live(), context: 7)
+    let tagged: TaggedPrinter = try features.load(TaggedPrinter.live(), context: "db")
+    tagged.print("open")
+    #expect(account.id == 7)
+    #expect(account.balance() == 705)
+    #expect(printed.all == ["[db] open"])
+  }
+
+  @Test func everyLoadRunsTheLoaderAgain() throws {
+    let features = TestFeatures()
+    let loads = Lines()
+    let loader = FeatureLoader.cacheable { _ in
+      loads.append("loaded")
+      return Greeter(greet: {})
+    }
+    let _: Greeter = try features.load(loader)
+    let _: Greeter = try features.load(loader)
+    #expect(loads.all == ["loaded", "loaded"])
+  }
+
+  @Test func implementationTypesLoadWithAndWithoutAContext() throws {
+    let features = TestFeatures()
+    let printed = Lines()
+    features.patch(\Printer.print, with: printed.print)
+    features.use(context: Session(user: "ann"), for: SessionScope.self)
+    let greeter = try features.load(LiveGreeter.self)
+    let shout = try features.load(PrintingShout.self)
+    let tagged = try features.load(ShoutingTaggedPrinter.self, context: "db")
+    try greeter.greet()
+    shout.shout("hey")
+    tagged.print("open")
+    #expect(printed.all == ["Hello ann", "HEY", "[db] OPEN"])
+  }
+
+  @Test func aLoadersOwnErrorIsThrownAsItIs() throws {
+    let features = TestFeatures()  // no session context
+    let error = #expect(throws: FeaturesScopeContextUnavailable.self) {
+      let _: Greeter = try features.load(Greeter.live())
+    }
+    #expect(error?.diagnostic.message.contains("SessionScope") == true)
+  }
+
+  @Test func loadingALoaderAsAnotherFeatureThrows() throws {
+    let features = TestFeatures()
+    let loadAsPrinter = { let _: Printer = try features.load(Greeter.live()) }
+    let error = #expect(throws: TestFeaturesMisuse.self) { try loadAsPrinter() }
+    #expect(
+      error?.diagnostic.renderedTree() == """
+        TestFeaturesMisuse: Greeter.live() loads Greeter, not Printer
+        ├─ requested at: ArborTestingTests/LoadingTests.swift:72
+        └─ fix: ask for the feature the loader loads: let greeter: Greeter = try features.load(Greeter.live())
+        """)
+  }
+
+  @Test func anAsyncLoaderIsAwaited() async throws {
+    let features = TestFeatures()
+    let printed = Lines()
+    features.patch(\Printer.print, with: printed.print)
+    features.use(context: Session(user: "ann"), for: SessionScope.self)
+    let awaited: Greeter = try await features.load(Greeter.awaiting())
+    let live: Greeter = try await features.load(Greeter.live())  // synchronous loaders too
+    try awaited.greet()
+    try live.greet()
+    #expect(printed.all == ["Hello ann", "Hello ann"])
+  }
+
+  @Test func anAsyncLoaderLoadedWithoutAwaitThrows() throws {
+    let features = TestFeatures()
+    let loadWithoutAwait = { let _: Greeter = try features.load(Greeter.awaiting()) }
+    let error = #expect(throws: TestFeaturesMisuse.self) { try loadWithoutAwait() }
+    #expect(
+      error?.diagnostic.renderedTree() == """
+        TestFeaturesMisuse: Greeter.awaiting() loads Greeter asynchronously
+        ├─ requested at: ArborTestingTests/LoadingTests.swift:96
+        └─ fix: await it: let greeter: Greeter = try await features.load(Greeter.awaiting())
+        """)
+  }
+
+  @Test func aRealTreeLoadsALoaderUnderTestToo() throws {
+    let root = demoRoot()
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let account: Account = try session.load(Account.live(), context: 1)
+    #expect(account.balance() == 142)
+  }
+}

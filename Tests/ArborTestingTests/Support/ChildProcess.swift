@@ -1,0 +1,44 @@
+import Foundation
+
+/// This test binary, run again as a child process: how a test proves what happens in an XCTest run
+/// that fails or crashes, without failing or crashing the run it is part of.
+struct ChildProcess {
+  var status: Int32
+  var crashed: Bool
+  var standardOutput: String
+  var standardError: String
+
+  /// Runs the XCTest cases matching `filter` in a child process, with `environment` added to this
+  /// process's environment, and waits for it to end.
+  static func runXCTest(_ filter: String, environment: [String: String]) throws -> ChildProcess {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("arbor-child-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let outputURL = directory.appendingPathComponent("stdout")
+    let errorURL = directory.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
+    process.arguments = [filter]
+    // No backtrace on the expected crash: it only slows the child down.
+    process.environment = ProcessInfo.processInfo.environment
+      .merging(environment) { $1 }.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+    process.standardOutput = try FileHandle(forWritingTo: outputURL)
+    process.standardError = try FileHandle(forWritingTo: errorURL)
+    try process.run()
+    process.waitUntilExit()
+    return ChildProcess(
+      status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
+      standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
+      standardError: try String(contentsOf: errorURL, encoding: .utf8))
+  }
+
+  /// The lines of standard output that start with `prefix`, without it.
+  func lines(after prefix: String) -> [String] {
+    standardOutput.split(separator: "\n").compactMap { line in
+      line.hasPrefix(prefix + " ") ? String(line.dropFirst(prefix.count + 1)) : nil
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import ArborTesting
+import Foundation
+import Testing
+
+/// Under XCTest, an unpatched placeholder is an XCTest failure; outside a test case it is not.
+///
+/// Linux has no `XCTExpectFailure`, so these tests run the XCTest cases of
+/// ``UnpatchedPlaceholderXCTests`` in a child process: there they fail (or crash) for real, and an
+/// `XCTestObservation` in the child writes each failure it observes for the test to check.
+@Suite(.enabled(if: ChildProcess.isAvailable, "needs to run this test binary as a child process"))
+struct XCTestReportingTests {
+  @Test func anUnpatchedPlaceholderInAnXCTestCaseIsOneXCTestFailureWithTheDiagnostic() throws {
+    let child = try ChildProcess.runXCTest(
+      "ArborTestingTests.UnpatchedPlaceholderXCTests", environment: ["ARBOR_XCTEST_CHILD": "report"])
+    let failures = try child.lines(after: "ARBOR-XCTEST-FAILURE").map { line in
+      try JSONDecoder().decode(FailureObserver.Failure.self, from: Data(line.utf8))
+    }
+    #expect(
+      failures.map(\.test) == [
+        "UnpatchedPlaceholderXCTests.test1UnpatchedVoidMemberInTheFirstTestCase",
+        "UnpatchedPlaceholderXCTests.test2UnpatchedValueMemberInALaterTestCase",
+      ])
+    #expect(
+      failures.map(\.description) == [
+        // The first use of ArborTesting in the process is inside this test case: reported by XCTFail.
+        "failed - " + unimplementedIssue("Printer.print", at: "ArborTestingTests/DemoFeatures.swift:21"),
+        // Once a test case is known to run, the failure is recorded on it as it is.
+        unimplementedIssue("Clock.now", at: "ArborTestingTests/DemoFeatures.swift:15"),
+      ])
+    // XCTFail's failure is attributed to the reporter; the other to the placeholder.
+    #expect(failures.map(\.file) == ["ArborTesting/XCTestReporter.swift", "ArborTestingTests/DemoFeatures.swift"])
+    #expect(failures.last?.line == 15)
+    #expect(child.standardOutput.contains("Executed 2 tests, with 2 failures (0 unexpected)"))
+    #expect(child.status == 1)
+    #expect(!child.crashed)
+  }
+
+  @Test func outsideATestCaseAValuePlaceholderWarnsOnStandardErrorAndReturnsItsPlaceholder() throws {
+    let child = try ChildProcess.runXCTest(
+      "ArborTestingTests.UnpatchedPlaceholderXCTests", environment: ["ARBOR_XCTEST_CHILD": "report"])
+    #expect(child.lines(after: "ARBOR-OUTSIDE-VALUE") == ["0.0"])
+    #expect(
+      child.standardError.contains(
+        "warning: " + unimplementedIssue("Clock.now", at: "ArborTestingTests/DemoFeatures.swift:15") + "\n"))
+  }
+
+  @Test func outsideATestCaseAVoidPlaceholderCrashesWithTheDiagnostic() throws {
+    let child = try ChildProcess.runXCTest(
+      "ArborTestingTests.UnpatchedPlaceholderXCTests", environment: ["ARBOR_XCTEST_CHILD": "crash"])
+    #expect(child.crashed)
+    #expect(child.lines(after: "ARBOR-XCTEST-FAILURE").isEmpty)
+    #expect(
+      child.standardError.contains(
+        "error: " + unimplementedIssue("Printer.print", at: "ArborTestingTests/DemoFeatures.swift:21") + "\n"))
+  }
+}
+
+extension ChildProcess {
+  /// Whether this process is a test binary that can run its own XCTest cases: on Linux, where
+  /// SwiftPM builds one executable for all tests. (On Apple platforms tests run inside a host.)
+  static var isAvailable: Bool {
+    #if os(Linux)
+      true
+    #else
+      false
+    #endif
+  }
+}
