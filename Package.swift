@@ -18,7 +18,7 @@ let package = Package(
     .testTarget(name: "ArborTests", dependencies: ["Arbor"], path: "Tests/ArborTests"),
     .testTarget(
       name: "ArborDiagnosticsTests", dependencies: ["Arbor"], path: "Tests/ArborDiagnosticsTests"),
-    .testTarget(name: "ArborDocsTests", dependencies: ["Arbor"], path: "Tests/ArborDocsTests"),
+    .testTarget(name: "ArborDocsTests", dependencies: ["Arbor", "ArborTesting"], path: "Tests/ArborDocsTests"),
     .testTarget(name: "ArborTestingTests", dependencies: ["ArborTesting"], path: "Tests/ArborTestingTests"),
   ],
   swiftLanguageModes: [.v6]

@@ -1,6 +1,5 @@
-// The README's quick start, compiled and run by the test suite. README.md must hold the code
-// between the markers verbatim; ReadmeTests checks that it does.
-// quick start: begin
+// The README's quick start, compiled and run by the test suite (DocsSamplesTests checks that the
+// README shows this code).
 import Arbor
 
 struct Session: Sendable {
@@ -57,4 +56,3 @@ func quickStart() throws {
   let greeter: Greeter = try session.instance()  // loaded once in this branch
   try greeter.greet()  // prints "Hello ann"
 }
-// quick start: end
