@@ -100,16 +100,44 @@ public struct Resolved<F: Feature>: Sendable {
   ///   error of ``Features/instance(of:context:file:line:)``.
   public func instance() throws -> F {
     if let instance = storage.instance.withLock({ $0 }) { return instance }
+    let (features, context) = try request()
+    let location = storage.location
+    return keep(try features.instance(of: F.self, context: context, file: location.fileID, line: location.line))
+  }
+
+  /// Resolves the feature (once), running an async loader if it has one.
+  ///
+  /// ```swift
+  /// let database = try await $database.instance()
+  /// ```
+  ///
+  /// - Returns: The instance.
+  /// - Throws: See ``instance()-(_)``, and `CancellationError` when the task is cancelled while
+  ///   it waits.
+  public func instance() async throws -> F {
+    if let instance = storage.instance.withLock({ $0 }) { return instance }
+    let (features, context) = try request()
+    let location = storage.location
+    return keep(try await features.instance(of: F.self, context: context, file: location.fileID, line: location.line))
+  }
+
+  /// The features and context to resolve from.
+  private func request() throws -> (Features, F.Context) {
     let location = storage.location
     let features = try storage.features ?? Features.current(file: location.fileID, line: location.line)
     guard let context = storage.context else { throw ResolvedContextMissing(F.self, at: location) }
-    let resolved = try features.instance(of: F.self, context: context, file: location.fileID, line: location.line)
-    return storage.instance.withLock { instance in
-      if let instance { return instance }  // another thread resolved it first: keep one
+    return (features, context)
+  }
+
+  /// Keeps the first instance resolved: another thread may have resolved it meanwhile.
+  private func keep(_ resolved: F) -> F {
+    storage.instance.withLock { instance in
+      if let instance { return instance }
       instance = resolved
       return resolved
     }
   }
+
 }
 
 /// A ``Resolved`` property of a feature that takes a context was declared without one.

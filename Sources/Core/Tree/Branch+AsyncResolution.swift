@@ -8,43 +8,25 @@ struct AsyncLoadKey: Hashable, Sendable {
 ///
 /// Async loaders may resume on any thread, so their path cannot live on a thread's stack: each
 /// load's task carries it as a task-local, inherited by the tasks its loader starts.
-final class AsyncFrame: Sendable {
-  let feature: any Feature.Type
-  let branch: ObjectIdentifier
-  let context: any Sendable
-  let location: SourceLocation
+final class AsyncFrame: @unchecked Sendable {
+  // Sendable: immutable; `step.parent` is always nil here.
+  let step: LoadFrame
   let parent: AsyncFrame?
-  /// The load this frame runs, for finding loads that wait for each other.
+  /// The load this frame runs in, for finding loads that wait for each other: its own for a
+  /// cacheable, the enclosing one for a disposable.
   let load: AsyncLoadNode
 
-  init(
-    feature: any Feature.Type, branch: ObjectIdentifier, context: any Sendable, location: SourceLocation,
-    parent: AsyncFrame?, load: AsyncLoadNode
-  ) {
-    self.feature = feature
-    self.branch = branch
-    self.context = context
-    self.location = location
+  init(step: LoadFrame, parent: AsyncFrame?, load: AsyncLoadNode) {
+    self.step = step
     self.parent = parent
     self.load = load
   }
 
-  /// The task's async path: the frames of the loads it runs inside, outermost first.
+  /// The task's async path: the frames of the loads it runs inside, innermost first.
   @TaskLocal static var current: AsyncFrame?
 
   /// The frames from the outermost load to this one.
-  var frames: [LoadFrame] {
-    var frames: [LoadFrame] = []
-    var frame: AsyncFrame? = self
-    while let current = frame {
-      frames.append(
-        LoadFrame(
-          feature: current.feature, branch: current.branch, context: current.context, location: current.location,
-          parent: nil))
-      frame = current.parent
-    }
-    return frames.reversed()
-  }
+  var frames: [LoadFrame] { (parent?.frames ?? []) + [step] }
 }
 
 extension LoadingThread {
@@ -52,13 +34,6 @@ extension LoadingThread {
   static var currentPath: [LoadFrame] {
     (AsyncFrame.current?.frames ?? []) + current.frames
   }
-}
-
-/// What a request finds when it asks for an async load.
-enum AsyncClaim<F: Feature> {
-  case loaded(F)
-  case join(AsyncLoad<F>)
-  case own(AsyncLoad<F>)
 }
 
 /// What loads waiting for each other share, whatever feature they load.
@@ -76,8 +51,55 @@ class AsyncLoadNode: @unchecked Sendable {
   /// The resolution path of the load, for the diagnostic of a loop through it.
   var frames: [LoadFrame] { (path?.frames ?? []) + (step.map { [$0] } ?? []) }
 
-  /// Which load each load waits for.
-  static let waits = Lock<[ObjectIdentifier: AsyncLoadNode]>.make([:])
+  /// Whether the load has ended: a wait for it no longer blocks anyone.
+  var isFinished: Bool { false }
+
+  /// The loads each load waits for (a loader may wait for several at once, with `async let`).
+  private static let waits = Lock<[ObjectIdentifier: [AsyncLoadNode]]>.make([:])
+
+  /// Records that `self` waits for `load` and runs `body`, unless the wait would close a loop of
+  /// loads waiting for each other.
+  ///
+  /// - Returns: `nil` after `body`, or the frames that lead into the loop.
+  func wait<R>(for load: AsyncLoadNode, _ body: () async throws -> R) async throws -> Result<R, LoopFound> {
+    let loop = Self.waits.withLock { waits -> [LoadFrame]? in
+      if load === self { return frames }
+      // Depth first over unfinished loads: a finished one blocks nobody, even before its waiters
+      // remove their edges.
+      var visited: Set<ObjectIdentifier> = []
+      var stack: [AsyncLoadNode] = [load]
+      while let node = stack.popLast() {
+        guard !node.isFinished, visited.insert(ObjectIdentifier(node)).inserted else { continue }
+        for next in waits[ObjectIdentifier(node), default: []] {
+          if next === self { return node.frames }
+          stack.append(next)
+        }
+      }
+      waits[ObjectIdentifier(self), default: []].append(load)
+      return nil
+    }
+    if let loop { return .failure(LoopFound(frames: loop)) }
+    defer {
+      Self.waits.withLock { waits in
+        guard let index = waits[ObjectIdentifier(self)]?.firstIndex(where: { $0 === load }) else { return }
+        waits[ObjectIdentifier(self)]!.remove(at: index)
+        if waits[ObjectIdentifier(self)]!.isEmpty { waits[ObjectIdentifier(self)] = nil }
+      }
+    }
+    return .success(try await body())
+  }
+
+  /// A wait that would close a loop, with the frames that lead into it.
+  struct LoopFound: Error {
+    let frames: [LoadFrame]
+  }
+}
+
+/// What a request finds when it asks for an async load.
+enum AsyncClaim<F: Feature> {
+  case loaded(F)
+  case join(AsyncLoad<F>)
+  case own(AsyncLoad<F>)
 }
 
 /// An async load in flight: the task that runs it, and the requests suspended until it ends.
@@ -90,6 +112,8 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
   }
 
   private let state = Lock.make(State())
+
+  override var isFinished: Bool { state.withLock { $0.outcome != nil } }
 
   /// Ends the load: every suspended request resumes with `outcome`, and later ones get it at once.
   func finish(_ outcome: Result<F, any Error>) {
@@ -128,7 +152,7 @@ extension Branch {
   /// The async resolution primitive: async loaders run here, anything else as `resolve` does.
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
     if let overrides, let instance = overrides.instance(of: feature, context: context) { return instance }
-    guard let entry = definition.table.entry(for: FeatureTable.key(feature)),
+    guard let entry = definition.table.entry(for: FeatureTable.key(feature)), entry.kind != .conflict,
       entry.binding.takeUnretainedValue().registration.isAsync
     else { return try resolve(feature, context: context, at: location) }
     switch entry.kind {
@@ -161,18 +185,27 @@ extension Branch {
 
   /// Runs an async loader with its frame on the task's path.
   private func loadAsync<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, frame: AsyncFrame?, at location: SourceLocation
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, frame given: AsyncFrame?,
+    at location: SourceLocation
   ) async throws -> F {
     let binding = entry.binding.takeUnretainedValue()
-    let frame =
-      try frame
-      ?? AsyncFrame(
-        feature: feature, branch: ObjectIdentifier(self), context: context, location: location,
-        parent: checkedPath(feature, context: context, at: location), load: AsyncLoadNode(step: nil, path: nil))
+    let frame: AsyncFrame
+    if let given {
+      frame = given
+    } else {
+      let path = try checkedPath(feature, context: context, at: location)
+      let step = LoadFrame(
+        feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: nil)
+      // A disposable is part of the load that requested it: its waits are that load's waits.
+      frame = AsyncFrame(step: step, parent: path, load: path?.load ?? AsyncLoadNode(step: step, path: path))
+    }
     let loader = binding.registration.payload as! AsyncLoader<F>  // an async registration holds one
     do {
       return try await AsyncFrame.$current.withValue(frame) {
-        try await loader.load(context, Features(loading: self))
+        // The loader's current features are its own branch's, never its requester's.
+        try await Features.$currentInTask.withValue(Features(loading: self)) {
+          try await loader.load(context, Features(loading: self))
+        }
       }
     } catch let error as CircularDependency {
       throw error
@@ -189,7 +222,9 @@ extension Branch {
     let path = AsyncFrame.current
     var frame = path
     while let current = frame {
-      if current.feature == feature, current.branch == ObjectIdentifier(self), sameContext(current.context, context) {
+      if current.step.feature == feature, current.step.branch == ObjectIdentifier(self),
+        sameContext(current.step.context, context)
+      {
         throw CircularDependency(
           LoadingThread.currentPath, closingWith: feature, in: self, at: location)
       }
@@ -205,12 +240,12 @@ extension Branch {
     lookup: () -> F?, publish: @escaping @Sendable (F) -> Void
   ) async throws -> F {
     let path = try checkedPath(feature, context: context, at: location)
+    let step = LoadFrame(
+      feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: nil)
     let claim = state.withLock { state -> AsyncClaim<F> in
       if let instance = lookup() { return .loaded(instance) }
       if let load = state.asyncLoads[key] { return .join(unsafeDowncast(load, to: AsyncLoad<F>.self)) }
-      let load = AsyncLoad<F>(
-        step: LoadFrame(feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: nil),
-        path: path)
+      let load = AsyncLoad<F>(step: step, path: path)
       state.asyncLoads[key] = load
       return .own(load)
     }
@@ -218,9 +253,7 @@ extension Branch {
     case .loaded(let instance):
       return instance
     case .own(let load):
-      let frame = AsyncFrame(
-        feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: path,
-        load: load)
+      let frame = AsyncFrame(step: step, parent: path, load: load)
       // Its own task, so that no requester's cancellation cancels a load that others wait for.
       Task {
         let outcome: Result<F, any Error>
@@ -234,26 +267,23 @@ extension Branch {
         state.withLock { _ = $0.asyncLoads.removeValue(forKey: key) }
         load.finish(outcome)
       }
-      return try await load.value()
+      return try await value(of: load, for: path?.load, feature, at: location)
     case .join(let load):
-      guard let waiter = path?.load else { return try await load.value() }
-      // A load waiting for a load that (through others) waits for it would never end.
-      let loop = AsyncLoadNode.waits.withLock { waits -> [LoadFrame]? in
-        var loads: [AsyncLoadNode] = []
-        var node: AsyncLoadNode? = load
-        while let current = node {
-          if current === waiter { return loads.flatMap(\.frames) }
-          loads.append(current)
-          node = waits[ObjectIdentifier(current)]
-        }
-        waits[ObjectIdentifier(waiter)] = load
-        return nil
-      }
-      if let loop {
-        throw CircularDependency(loop + LoadingThread.currentPath, closingWith: feature, in: self, at: location)
-      }
-      defer { AsyncLoadNode.waits.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(waiter)) } }
-      return try await load.value()
+      return try await value(of: load, for: path?.load, feature, at: location)
+    }
+  }
+
+  /// Waits for a load; when the requester is itself a load, records the wait so that loads
+  /// waiting for each other fail instead of hanging.
+  private func value<F: Feature>(
+    of load: AsyncLoad<F>, for waiter: AsyncLoadNode?, _ feature: F.Type, at location: SourceLocation
+  ) async throws -> F {
+    guard let waiter else { return try await load.value() }
+    switch try await waiter.wait(for: load, { try await load.value() }) {
+    case .success(let instance):
+      return instance
+    case .failure(let loop):
+      throw CircularDependency(loop.frames + LoadingThread.currentPath, closingWith: feature, in: self, at: location)
     }
   }
 }

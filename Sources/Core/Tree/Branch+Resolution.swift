@@ -41,7 +41,11 @@ extension Branch {
       defer { thread.top = frame.pointee.parent }
       let loader = Unmanaged<Loader<F>>.fromOpaque(entry.payload).takeUnretainedValue()
       do {
-        return try loader.load(context, Features(loading: self))
+        let features = Features(loading: self)
+        // A loader never sees its requester's current features (keeping them would leak the
+        // requester's branch into a cached instance); only pay for the task-local when there are some.
+        guard Features.currentInTask != nil else { return try loader.load(context, features) }
+        return try Features.$currentInTask.withValue(features) { try loader.load(context, features) }
       } catch let error as CircularDependency {
         throw error  // already names the whole loop; wrapping each step would only repeat it
       } catch {

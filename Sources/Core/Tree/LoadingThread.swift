@@ -90,6 +90,14 @@ final class InFlight: @unchecked Sendable {
     lock.deallocate()
   }
 
+  /// Whether the owner has finished; a thread whose wait edge points at a finished load is no
+  /// longer blocked by it, even before it removes the edge.
+  var isFinished: Bool {
+    pthread_mutex_lock(lock)
+    defer { pthread_mutex_unlock(lock) }
+    return outcome != nil
+  }
+
   func finish(_ outcome: Result<AnyObject, any Error>) {
     pthread_mutex_lock(lock)
     self.outcome = outcome
@@ -108,13 +116,13 @@ final class InFlight: @unchecked Sendable {
   func wait(as waiter: LoadingThread) -> Wait {
     let loop = LoadingThread.waits.withLock { waits -> [LoadFrame]? in
       var owners: [LoadingThread] = []
-      var owner: LoadingThread? = self.owner
-      while let current = owner {
-        // A loop: every owner on it is blocked waiting (it published its wait under this lock
-        // after pushing its frames), so its frames can be read safely. Off a loop they cannot.
-        if current === waiter { return owners.flatMap(\.frames) }
-        owners.append(current)
-        owner = waits[ObjectIdentifier(current)]?.owner
+      var load: InFlight? = self
+      while let current = load, !current.isFinished {
+        // A loop: each owner on it waits for an unfinished load that can only finish after this
+        // thread's, so none can return from its wait and pop its frames while they are read.
+        if current.owner === waiter { return owners.flatMap(\.frames) }
+        owners.append(current.owner)
+        load = waits[ObjectIdentifier(current.owner)]
       }
       waits[ObjectIdentifier(waiter)] = self
       return nil
