@@ -30,9 +30,9 @@ extension FeatureLoader {
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) async throws -> F
   ) -> FeatureLoader where F.Context == Void {
-    FeatureLoader(
-      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
-      location: SourceLocation(fileID: file, line: line), loadAsync: { _, features in try await load(features) })
+    disposable(implementation: implementation, file: file, line: line) { (_: Void, features) async throws in
+      try await load(features)
+    }
   }
 
   /// A loader that makes a new instance of a disposable feature for every request, asynchronously,
@@ -78,9 +78,9 @@ extension FeatureLoader {
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) async throws -> F
   ) -> FeatureLoader where F.Context == NoContext {
-    FeatureLoader(
-      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
-      location: SourceLocation(fileID: file, line: line), loadAsync: { _, features in try await load(features) })
+    cacheable(implementation: implementation, file: file, line: line) { (_: NoContext, features) async throws in
+      try await load(features)
+    }
   }
 
   /// A loader of a cacheable feature with a context that loads asynchronously, once per branch and

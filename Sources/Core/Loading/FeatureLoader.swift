@@ -54,10 +54,7 @@ extension FeatureLoader {
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) throws -> F
   ) -> FeatureLoader where F.Context == Void {
-    FeatureLoader(
-      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
-      location: SourceLocation(fileID: file, line: line), load: { _, features in try load(features) }
-    )
+    disposable(implementation: implementation, file: file, line: line) { (_: Void, features) in try load(features) }
   }
 
   /// A loader that makes a new instance of a disposable feature for every request, from its context.
@@ -109,10 +106,7 @@ extension FeatureLoader {
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) throws -> F
   ) -> FeatureLoader where F.Context == NoContext {
-    FeatureLoader(
-      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
-      location: SourceLocation(fileID: file, line: line), load: { _, features in try load(features) }
-    )
+    cacheable(implementation: implementation, file: file, line: line) { (_: NoContext, features) in try load(features) }
   }
 
   /// A loader of a cacheable feature with a context: one instance per branch and context value.

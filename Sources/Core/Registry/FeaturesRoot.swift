@@ -23,18 +23,27 @@
 public func FeaturesRoot(
   file: StaticString = #fileID, line: UInt = #line, _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
 ) -> Features {
-  Features(Branch(root: RootDefinition.make(define), overrides: nil))
+  Features(Branch(root: RootDefinition.make(at: SourceLocation(fileID: file, line: line), define), overrides: nil))
 }
 
 /// Namespace for building root definitions.
 package enum RootDefinition {
   /// Collects a root registry into its scope definitions, reporting conflicts.
-  package static func make(_ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void) -> ScopeDefinition {
+  ///
+  /// - Parameters:
+  ///   - location: Where the root is built: the "where" of the conflicts reported now.
+  ///   - define: Registers the root's features and scopes.
+  package static func make(
+    at location: SourceLocation? = nil, _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
+  ) -> ScopeDefinition {
     var registry = FeaturesRegistry<RootFeaturesScope>(content: ScopeContent(scope: RootFeaturesScope.self, location: nil))
     define(&registry)
     var conflicts: [Diagnostic] = []
     let definition = ScopeDefinition(registry.content, parentTable: nil, parentPath: [], reporting: &conflicts)
-    for conflict in conflicts { IssueReporting.report(conflict, severity: .failure) }
+    for var conflict in conflicts {
+      conflict.notes.insert(.init("root built at", location.map(\.description) ?? "unknown"), at: 0)
+      IssueReporting.report(conflict, severity: .failure)
+    }
     return definition
   }
 }

@@ -1,6 +1,6 @@
 #if canImport(XCTest)
   import Foundation
-  import Synchronization
+  import ArborDiagnostics
   import XCTest
 
   /// Records a test failure in the XCTest test case that is running, and knows when none is.
@@ -59,7 +59,7 @@
       var failuresObserved = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock.make(State())
 
     var running: Running { state.withLock { $0.running } }
     var failuresObserved: Int { state.withLock { $0.failuresObserved } }

@@ -1,5 +1,5 @@
 import Arbor
-import Synchronization
+import ArborDiagnostics
 
 /// What a test container changes in resolution: its patches, its scope contexts, and whether an
 /// unregistered feature resolves to its placeholder.
@@ -10,7 +10,7 @@ import Synchronization
 final class TestOverrides: FeatureOverrides {
   /// `true` for ``TestFeatures()``; `false` for a copy of a real tree, whose registrations still load.
   let resolvesPlaceholders: Bool
-  private let state: Mutex<State>
+  private let state: Lock<State>
 
   struct State {
     /// A `FeatureOverride<F>` per patched feature.
@@ -21,7 +21,7 @@ final class TestOverrides: FeatureOverrides {
 
   init(resolvesPlaceholders: Bool, state: State = State()) {
     self.resolvesPlaceholders = resolvesPlaceholders
-    self.state = Mutex(state)
+    self.state = Lock.make(state)
   }
 
   /// An independent copy: later patches to either do not reach the other.
