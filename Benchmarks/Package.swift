@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+// Arbor's benchmarks, side by side with its peers and hand-written wiring.
+//
+// A nested package, so the root package keeps no dependencies. Run every case for every library in
+// one release run:
+//
+//   swift run -c release arbor-benchmarks               # the full run (a few minutes)
+//   swift run -c release arbor-benchmarks --scale 0.001 # a smoke run, as CI does
+import PackageDescription
+
+let package = Package(
+  name: "ArborBenchmarks",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "arbor-benchmarks", targets: ["ArborBenchmarks"])
+  ],
+  dependencies: [
+    .package(name: "Arbor", path: "../"),
+    .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
+    // No default traits: the benchmark needs neither Clocks nor CombineSchedulers, and leaving them
+    // out keeps the release build short.
+    .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1", traits: []),
+  ],
+  targets: [
+    .executableTarget(
+      name: "ArborBenchmarks",
+      dependencies: [
+        .product(name: "Arbor", package: "Arbor"),
+        .product(name: "Swinject", package: "Swinject"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+      ],
+      path: "Sources/ArborBenchmarks"
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
