@@ -4,6 +4,7 @@ import Arbor
 struct ArborContender: Contender {
   let root: Features = FeaturesRoot { registry in
     registry.use(.cacheable { _ in Service.make() })
+    registry.use(.cacheable { _ in Ticker.make() })
     registry.use(.disposable { features in Consumer.make(try features.instance()) })
     registry.use(.disposable { features in Link0.make(try features.instance(of: Link1.self)) })
     registry.use(.disposable { features in Link1.make(try features.instance(of: Link2.self)) })
@@ -74,10 +75,15 @@ struct ArborContender: Contender {
     blackHole(try! request.instance(of: Request4.self))
   }
 
-  func cachedConcurrently() -> @Sendable (Int) -> Void {
+  func cachedConcurrently(capturing: Bool) -> @Sendable (Int) -> Void {
     let root = root
+    if capturing {
+      return { n in
+        for _ in 0..<n { blackHole(try! root.instance(of: Service.self)) }
+      }
+    }
     return { n in
-      for _ in 0..<n { blackHole(try! root.instance(of: Service.self)) }
+      for _ in 0..<n { blackHole(try! root.instance(of: Ticker.self)) }
     }
   }
 

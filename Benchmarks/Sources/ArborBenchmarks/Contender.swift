@@ -14,8 +14,8 @@ protocol Contender {
   func chainOfTen() -> (Int) -> Void
   /// d. Per request: branch a scope with a context, resolve its five cacheables, drop it.
   func request() -> (Int) -> Void
-  /// e. Case a, made safe to run from several threads at once.
-  func cachedConcurrently() -> @Sendable (Int) -> Void
+  /// e. Case a, made safe to run from several threads at once; e′ the same for a `Ticker`.
+  func cachedConcurrently(capturing: Bool) -> @Sendable (Int) -> Void
   /// f. `count` live request scopes, each with its five cacheables resolved; the result keeps them.
   func keepRequests(_ count: Int) -> Any
   /// Checks the wiring gives the values every library must give, before anything is timed.

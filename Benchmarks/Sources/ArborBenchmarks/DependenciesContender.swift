@@ -81,11 +81,19 @@ struct DependenciesContender: Contender {
     }
   }
 
-  func cachedConcurrently() -> @Sendable (Int) -> Void {
-    { n in
+  func cachedConcurrently(capturing: Bool) -> @Sendable (Int) -> Void {
+    if capturing {
+      return { n in
+        for _ in 0..<n {
+          @Dependency(\.service) var service
+          blackHole(service)
+        }
+      }
+    }
+    return { n in
       for _ in 0..<n {
-        @Dependency(\.service) var service
-        blackHole(service)
+        @Dependency(\.ticker) var ticker
+        blackHole(ticker)
       }
     }
   }
@@ -126,6 +134,10 @@ struct DependenciesContender: Contender {
 
 private enum ServiceKey: DependencyKey {
   static let liveValue = Service.make()
+}
+
+private enum TickerKey: DependencyKey {
+  static let liveValue = Ticker.make()
 }
 
 private enum LevelKey: DependencyKey {
@@ -195,6 +207,10 @@ extension DependencyValues {
   fileprivate var service: Service {
     get { self[ServiceKey.self] }
     set { self[ServiceKey.self] = newValue }
+  }
+  fileprivate var ticker: Ticker {
+    get { self[TickerKey.self] }
+    set { self[TickerKey.self] = newValue }
   }
   fileprivate var level: Int {
     get { self[LevelKey.self] }

@@ -39,6 +39,18 @@ struct Service: CacheableFeature {
   }
 }
 
+/// The cached instance of case e′: its closure captures nothing, so copying it touches no reference
+/// count, and two threads resolving it share nothing but what the library itself writes.
+struct Ticker: CacheableFeature {
+  var tick: @Sendable () -> Int
+
+  static var placeholder: Ticker { Ticker(tick: unimplemented("Ticker.tick", placeholder: 0)) }
+
+  static func make() -> Ticker {
+    Ticker(tick: { 7 })
+  }
+}
+
 /// The disposable of case b: a new instance per request, using the cached `Service`.
 struct Consumer: DisposableFeature {
   var value: @Sendable () -> Int

@@ -49,8 +49,14 @@ struct HandWrittenContender: Contender {
     }
   }
 
-  func cachedConcurrently() -> @Sendable (Int) -> Void {
-    let lazy = LazyService()
+  func cachedConcurrently(capturing: Bool) -> @Sendable (Int) -> Void {
+    if capturing {
+      let lazy = LazyService()
+      return { n in
+        for _ in 0..<n { blackHole(lazy.instance) }
+      }
+    }
+    let lazy = LazyTicker()
     return { n in
       for _ in 0..<n { blackHole(lazy.instance) }
     }
@@ -89,6 +95,20 @@ final class LazyService: Sendable {
       if let service { return service }
       let made = Service.make()
       service = made
+      return made
+    }
+  }
+}
+
+/// A `Ticker` built on first use behind a lock.
+final class LazyTicker: Sendable {
+  private let storage = Mutex<Ticker?>(nil)
+
+  var instance: Ticker {
+    storage.withLock { ticker in
+      if let ticker { return ticker }
+      let made = Ticker.make()
+      ticker = made
       return made
     }
   }

@@ -60,20 +60,24 @@ func median(_ values: [Double]) -> Double {
   return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-/// Median nanoseconds per operation of `run`, which performs the operation `n` times.
+/// Median nanoseconds per operation of each of `runs`, each of which performs the operation `n`
+/// times.
 ///
 /// `total` operations are split over the samples; one untimed sample of the same size warms up
-/// caches, lazily built state and the branch predictor first.
-func measure(total: Int, settings: Settings, _ run: (Int) -> Void) -> Double {
+/// caches, lazily built state and the branch predictor first. The samples of the runs are taken in
+/// turn, so that a change in the machine's load affects them alike and their ratios stay fair.
+func measure<Key: Hashable>(total: Int, settings: Settings, _ runs: [(Key, (Int) -> Void)]) -> [Key: Double] {
   let perSample = max(1, total / settings.samples)
-  run(perSample)
-  var samples: [Double] = []
+  for (_, run) in runs { run(perSample) }
+  var samples: [Key: [Double]] = [:]
   for _ in 0..<settings.samples {
-    let start = now()
-    run(perSample)
-    samples.append(Double(now() - start) / Double(perSample))
+    for (key, run) in runs {
+      let start = now()
+      run(perSample)
+      samples[key, default: []].append(Double(now() - start) / Double(perSample))
+    }
   }
-  return median(samples)
+  return samples.mapValues(median)
 }
 
 /// Median nanoseconds per operation of `threads` threads each running `run(n)` at once: wall time

@@ -6,6 +6,7 @@ struct SwinjectContender: Contender {
   let container: Container = {
     let container = Container()
     container.register(Service.self) { _ in Service.make() }.inObjectScope(.container)
+    container.register(Ticker.self) { _ in Ticker.make() }.inObjectScope(.container)
     container.register(Consumer.self) { resolver in Consumer.make(resolver.resolve(Service.self)!) }
       .inObjectScope(.transient)
     container.register(Link0.self) { r in .make(r.resolve(Link1.self)!) }.inObjectScope(.transient)
@@ -76,11 +77,16 @@ struct SwinjectContender: Contender {
     }
   }
 
-  func cachedConcurrently() -> @Sendable (Int) -> Void {
+  func cachedConcurrently(capturing: Bool) -> @Sendable (Int) -> Void {
     // Swinject's documented way to resolve from several threads: a synchronized resolver.
     let resolver = Unchecked(container.synchronize())
+    if capturing {
+      return { n in
+        for _ in 0..<n { blackHole(resolver.value.resolve(Service.self)!) }
+      }
+    }
     return { n in
-      for _ in 0..<n { blackHole(resolver.value.resolve(Service.self)!) }
+      for _ in 0..<n { blackHole(resolver.value.resolve(Ticker.self)!) }
     }
   }
 

@@ -108,27 +108,31 @@ let timed: [(id: String, title: String, iterations: Int, target: Double, run: (a
   ("d", "d. request: branch, 5 cacheables, drop", 100_000, 4, { $0.request() }),
 ]
 for (id, title, iterations, target, run) in timed where settings.includes(id) {
-  var row = Row(title: title, unit: "ns", target: .atMost(target))
-  for library in libraries {
-    progress("\(id): \(library.title)")
-    row.values[library] = measure(total: settings.count(iterations), settings: settings, run(library.contender))
-  }
-  rows.append(row)
+  progress("\(id): " + libraries.map(\.title).joined(separator: ", "))
+  let runs = libraries.map { ($0, run($0.contender)) }
+  rows.append(
+    Row(
+      title: title, unit: "ns", values: measure(total: settings.count(iterations), settings: settings, runs),
+      target: .atMost(target)))
 }
 
 if settings.includes("e") {
-  var one = Row(title: "e. cached, 1 thread", unit: "ns")
-  var two = Row(title: "e. cached, 2 threads (wall ÷ all operations)", unit: "ns")
-  var speedup = Row(title: "e. throughput, 2 threads ÷ 1 thread", unit: "×", target: .atLeast(1))
-  for library in libraries {
-    progress("e: \(library.title)")
-    let run = library.contender.cachedConcurrently()
-    let total = settings.count(4_000_000)
-    one.values[library] = measureThreads(1, total: total, settings: settings, run)
-    two.values[library] = measureThreads(2, total: total, settings: settings, run)
-    speedup.values[library] = one.values[library]! / two.values[library]!
+  for capturing in [true, false] {
+    let name = capturing ? "e. `Service` (its closure captures state)" : "e′. `Ticker` (its closure captures nothing)"
+    var one = Row(title: "\(name), 1 thread", unit: "ns")
+    var two = Row(title: "\(name), 2 threads (wall ÷ all operations)", unit: "ns")
+    var speedup = Row(
+      title: "\(name): throughput, 2 threads ÷ 1 thread", unit: "×", target: capturing ? nil : .atLeast(1))
+    for library in libraries {
+      progress("\(capturing ? "e" : "e′"): \(library.title)")
+      let run = library.contender.cachedConcurrently(capturing: capturing)
+      let total = settings.count(4_000_000)
+      one.values[library] = measureThreads(1, total: total, settings: settings, run)
+      two.values[library] = measureThreads(2, total: total, settings: settings, run)
+      speedup.values[library] = one.values[library]! / two.values[library]!
+    }
+    rows += [one, two, speedup]
   }
-  rows += [one, two, speedup]
 }
 
 if settings.includes("f") {

@@ -20,7 +20,8 @@ extension Features {
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
   public func withCurrent<R>(_ body: () throws -> R) rethrows -> R {
-    try Self.$currentInTask.withValue(self, operation: body)
+    Self.willSetCurrentInTask()
+    return try Self.$currentInTask.withValue(self, operation: body)
   }
 
   /// Runs an async `body` with these features as the current features of the task.
@@ -39,7 +40,8 @@ extension Features {
   public func withCurrent<R>(
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
   ) async rethrows -> R {
-    try await Self.$currentInTask.withValue(self, operation: body, isolation: isolation)
+    Self.willSetCurrentInTask()
+    return try await Self.$currentInTask.withValue(self, operation: body, isolation: isolation)
   }
 
   /// The current features of the task: those of the innermost enclosing

@@ -33,9 +33,7 @@ extension Features {
       throw FeaturesScopeUndefined(branching: scope, from: parent, at: location)
     }
     return Features(
-      Branch(
-        definition: definition, parent: parent, path: ScopePath(scope, context: context, parent: parent.path),
-        overrides: parent.overrides))
+      Branch(definition: definition, parent: parent, scope: scope, context: context, overrides: parent.overrides))
   }
 
   /// Makes a branch of a scope whose branches carry no context.
@@ -72,13 +70,22 @@ extension Features {
   /// - Returns: The context the branch of `scope` was made with.
   /// - Throws: ``FeaturesScopeContextUnavailable`` when no branch on the path is of `scope`;
   ///   ``FeaturesReleased``.
+  @inlinable
   public func context<Scope: FeaturesScope>(
     for scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
   ) throws -> Scope.Context {
-    let location = SourceLocation(fileID: file, line: line)
-    let branch = try branch(at: location)
-    if let context = branch.path.context(for: scope) ?? branch.overrides?.context(for: scope) { return context }
-    throw FeaturesScopeContextUnavailable(scope, in: branch, frames: LoadingThread.currentPath, at: location)
+    // Inlined: the context a branch of `scope` on the path keeps typed is read in place.
+    if let context = borrowedBranch?._withUnsafeGuaranteedRef({ $0.context(in: scope) }) { return context }
+    return try contextSlowly(for: scope, at: SourceLocation(fileID: file, line: line))
+  }
+
+  /// ``context(for:file:line:)`` from the path, a test container's contexts, or the error.
+  @usableFromInline
+  func contextSlowly<Scope: FeaturesScope>(for scope: Scope.Type, at location: SourceLocation) throws -> Scope.Context {
+    try withBranch(at: location) { branch in
+      if let context = branch.path.context(for: scope) ?? branch.overrides?.context(for: scope) { return context }
+      throw FeaturesScopeContextUnavailable(scope, in: branch, frames: LoadingThread.currentPath, at: location)
+    }
   }
 
   /// Checks that this branch is, or descends from, a branch of `scope`.
@@ -96,8 +103,9 @@ extension Features {
     _ scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
   ) throws {
     let location = SourceLocation(fileID: file, line: line)
-    let branch = try branch(at: location)
-    if branch.path.nearest(scope) != nil || branch.overrides?.context(for: scope) != nil { return }
-    throw FeaturesScopeUndefined(requiring: scope, in: branch, at: location)
+    try withBranch(at: location) { branch in
+      if branch.path.nearest(scope) != nil || branch.overrides?.context(for: scope) != nil { return }
+      throw FeaturesScopeUndefined(requiring: scope, in: branch, at: location)
+    }
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Your view of a features tree from one branch: resolve features, read contexts, branch further.
 ///
 /// A `Features` value is cheap to copy and safe to use from any task or thread. The one you get
@@ -11,26 +13,100 @@
 /// try greeter.greet()
 /// ```
 public struct Features: Sendable {
-  let retained: Branch?
-  weak var loading: Branch?
+  /// Keeps the branch alive: the features users hold; `nil` in a loader's.
+  @usableFromInline let retained: Branch?
+  /// A loader's way to its branch, which does not keep it alive; `nil` in user features.
+  @usableFromInline let anchor: BranchAnchor?
+  /// The branch without a reference count, for the hot paths, which read only trivial fields so
+  /// that the optimiser has nothing to retain: `retained` keeps it alive in user features; in a
+  /// loader's, it may be used only while that branch's own load runs on this thread.
+  @usableFromInline let reference: Unmanaged<Branch>
+  /// 0 in user features; in a loader's, the ``BranchAnchor/identity`` of its branch, which tells whether
+  /// the innermost load on this thread is that branch's.
+  @usableFromInline let identity: UInt64
 
   /// Features that keep `branch` alive: what users hold.
   package init(_ branch: Branch) {
     retained = branch
+    anchor = nil
+    reference = Unmanaged.passUnretained(branch)
+    identity = 0
+  }
+
+  /// Features handed to a loader of `anchor`'s branch: they do not keep it alive.
+  @usableFromInline
+  init(anchor: BranchAnchor) {
+    retained = nil
+    self.anchor = anchor
+    reference = anchor.reference
+    identity = anchor.identity
   }
 
   /// Features handed to a loader: they do not keep `branch` alive.
   init(loading branch: Branch) {
-    retained = nil
-    loading = branch
+    self.init(anchor: branch.anchor.takeUnretainedValue())
   }
 
   /// The branch these features view.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func branch(at location: SourceLocation) throws -> Branch {
     if let retained { return retained }
-    if let loading { return loading }
-    throw FeaturesReleased(at: location)
+    if let branch = anchor?.branch { return branch }
+    throw Self.released(at: location)
+  }
+
+  /// The branch, if it is certainly alive without loading the weak reference: always in user
+  /// features; in a loader's, while the innermost load on this thread is its branch's, since that
+  /// load keeps it alive (and the identity, unlike an address, is never reused).
+  @inlinable @inline(__always)
+  var borrowedBranch: Unmanaged<Branch>? {
+    if identity == 0 { return reference }
+    let top = LoadingThread.currentReference._withUnsafeGuaranteedRef { $0.top }
+    return top?.pointee.identity == identity ? reference : nil
+  }
+
+  /// Runs `body` with the branch these features view, kept alive for the call as cheaply as can be:
+  /// borrowed (see ``borrowedBranch``), and only otherwise through the weak reference.
+  @inlinable
+  package func withBranch<R>(at location: SourceLocation, _ body: (Branch) throws -> R) throws -> R {
+    if let branch = borrowedBranch { return try branch._withUnsafeGuaranteedRef(body) }
+    return try body(branch(at: location))
+  }
+
+  /// Whether the task has current features (``withCurrent(_:)-(()throws->R)``).
+  ///
+  /// A task-local read costs a load as much as the rest of it, so it is skipped until some code
+  /// has set current features at all.
+  @inlinable
+  static var hasCurrentInTask: Bool {
+    currentInTaskWasSet.load(ordering: .relaxed) && readCurrentInTask()
+  }
+
+  @usableFromInline
+  static func readCurrentInTask() -> Bool { currentInTask != nil }
+
+  /// Whether current features were ever set in this process; only ever goes from false to true.
+  ///
+  /// Relaxed is enough: a task sees the current features of another only as a child task, whose
+  /// creation orders this store before the child's reads.
+  @usableFromInline
+  static let currentInTaskWasSet = Atomic<Bool>(false)
+
+  /// Call before setting current features (`$currentInTask.withValue`): loads check them from then on.
+  static func willSetCurrentInTask() {
+    currentInTaskWasSet.store(true, ordering: .relaxed)
+  }
+
+  /// Runs `body` with `features` as the task's current features.
+  @usableFromInline
+  static func withCurrentInTask<R>(_ features: Features, _ body: () throws -> R) rethrows -> R {
+    try $currentInTask.withValue(features, operation: body)
+  }
+
+  /// The error of a request through features whose branch was released.
+  @usableFromInline
+  static func released(at location: SourceLocation) -> FeaturesReleased {
+    FeaturesReleased(at: location)
   }
 
   /// Resolves a feature with a context: the primitive every other `instance` calls.
@@ -51,10 +127,32 @@ public struct Features: Sendable {
   /// - Returns: The instance.
   /// - Throws: ``FeatureUndefined``, ``FeatureLoadingFailed``, ``CircularDependency``,
   ///   ``FeatureRegistrationConflict`` or ``FeaturesReleased``.
+  @inlinable
   public func instance<F: Feature>(
     of feature: F.Type = F.self, context: F.Context, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F {
-    let location = SourceLocation(fileID: file, line: line)
+    // Inlined into the caller: a cached instance or a static value of user features is read with
+    // a few loads and no call. Anything else (a load, features handed to a loader, a failure) is
+    // specialised too, but out of line, where the optimiser may retain the branch without moving
+    // that retain onto this path.
+    if identity == 0, let instance = reference._withUnsafeGuaranteedRef({ $0.peek(feature) }) { return instance }
+    return try resolve(feature, context: context, at: SourceLocation(fileID: file, line: line))
+  }
+
+  /// Resolves through the branch of these features, whatever it takes.
+  @inlinable @inline(never)
+  func resolve<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
+    if identity == 0 {
+      return try reference._withUnsafeGuaranteedRef { try $0.resolve(feature, context: context, at: location) }
+    }
+    // A loader's features: the thread's state answers whether the branch is borrowed, and then
+    // serves the load, if the request is one.
+    let thread = LoadingThread.currentReference
+    if thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == identity {
+      return try reference._withUnsafeGuaranteedRef {
+        try $0.resolve(feature, context: context, at: location, thread: thread)
+      }
+    }
     return try branch(at: location).resolve(feature, context: context, at: location)
   }
 
@@ -70,6 +168,7 @@ public struct Features: Sendable {
   ///   - line: Where the request is made; captured for you.
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)``.
+  @inlinable
   public func instance<F: Feature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F where F.Context == Void {
@@ -88,6 +187,7 @@ public struct Features: Sendable {
   ///   - line: Where the request is made; captured for you.
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)``.
+  @inlinable
   public func instance<F: CacheableFeature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F where F.Context == NoContext {

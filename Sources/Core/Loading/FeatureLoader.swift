@@ -26,6 +26,17 @@ public struct FeatureLoader: Sendable {
     )
   }
 
+  /// A loader whose closure takes no context: kept as written, so loading calls it directly.
+  init<F: Feature>(
+    _ kind: Registration.Kind, of feature: F.Type, implementation: String, location: SourceLocation,
+    loadWithoutContext load: @escaping @Sendable (Features) throws -> F
+  ) {
+    registration = Registration(
+      feature: feature, kind: kind, payload: Loader(withoutContext: load),
+      implementation: implementation, location: location
+    )
+  }
+
   /// The implementation's name: `Printer.console()`.
   public var implementation: String { registration.implementation }
   /// Where the loader was written.
@@ -54,7 +65,10 @@ extension FeatureLoader {
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) throws -> F
   ) -> FeatureLoader where F.Context == Void {
-    disposable(implementation: implementation, file: file, line: line) { (_: Void, features) in try load(features) }
+    FeatureLoader(
+      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), loadWithoutContext: load
+    )
   }
 
   /// A loader that makes a new instance of a disposable feature for every request, from its context.
@@ -106,7 +120,10 @@ extension FeatureLoader {
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) throws -> F
   ) -> FeatureLoader where F.Context == NoContext {
-    cacheable(implementation: implementation, file: file, line: line) { (_: NoContext, features) in try load(features) }
+    FeatureLoader(
+      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
+      location: SourceLocation(fileID: file, line: line), loadWithoutContext: load
+    )
   }
 
   /// A loader of a cacheable feature with a context: one instance per branch and context value.
@@ -135,18 +152,41 @@ extension FeatureLoader {
 }
 
 /// The loading closure of one feature, kept behind a reference so registrations stay type-erased.
+@usableFromInline
 package final class Loader<F: Feature>: Sendable {
-  package let load: @Sendable (F.Context, Features) throws -> F
+  @usableFromInline package let load: @Sendable (F.Context, Features) throws -> F
+  /// The closure as written when it takes no context: calling it directly saves a call through
+  /// the adapting closure in `load` on every load. Not optional, so that calling it borrows it
+  /// instead of copying it out of an optional.
+  @usableFromInline let loadWithoutContext: @Sendable (Features) throws -> F
+  @usableFromInline let takesContext: Bool
 
   init(_ load: @escaping @Sendable (F.Context, Features) throws -> F) {
     self.load = load
+    loadWithoutContext = { _ in preconditionFailure("a loader that takes a context is called with one") }
+    takesContext = true
+  }
+
+  init(withoutContext load: @escaping @Sendable (Features) throws -> F) {
+    self.load = { _, features in try load(features) }
+    loadWithoutContext = load
+    takesContext = false
+  }
+
+  /// Runs the loader.
+  @inlinable @inline(__always)
+  func callAsFunction(_ context: F.Context, _ features: Features) throws -> F {
+    if takesContext { return try load(context, features) }
+    return try loadWithoutContext(features)
   }
 }
 
 /// A value kept behind a reference: a static feature, or a cached instance published to readers.
+@usableFromInline
 package final class Box<Value: Sendable>: Sendable {
-  package let value: Value
+  @usableFromInline package let value: Value
 
+  @usableFromInline
   package init(_ value: Value) {
     self.value = value
   }

@@ -1,12 +1,16 @@
 /// An immutable open-addressing hash table from a feature's type to how a scope resolves it.
 ///
 /// Built once per scope definition and only read afterwards, so lookups take no lock. Keys are the
-/// addresses of feature metatypes, hashed with one multiply instead of `Hasher`.
+/// addresses of feature metatypes, hashed with one multiply instead of `Hasher`. Branches copy its
+/// ``Lookup`` (two words, no reference) so that resolving touches no reference count.
+@usableFromInline
 package struct FeatureTable: Sendable {
   /// How a scope resolves one feature. Every field is trivial, so reading an entry touches no
   /// reference count; the binding is kept alive by its scope definition.
   // Sendable: `payload` and `binding` point at immutable objects kept alive by the scope definition.
+  @usableFromInline
   package struct Entry: @unchecked Sendable {
+    @usableFromInline
     package enum Kind: UInt8, Sendable {
       case `static`
       case disposable
@@ -15,15 +19,20 @@ package struct FeatureTable: Sendable {
       case conflict
     }
 
-    package let key: UInt
-    package let kind: Kind
+    @usableFromInline package let key: UInt
+    @usableFromInline package let kind: Kind
     /// How many branches up, from a branch of this scope, the registering branch is.
-    package var depth: Int
+    @usableFromInline package var depth: Int
     /// The cache slot in the registering branch (cacheables without a context).
-    package let slot: Int
+    @usableFromInline package let slot: Int
+    /// Where the slot's instance is stored, in bytes from the start of the registering branch's
+    /// storage (cacheables without a context).
+    @usableFromInline package var offset: Int
     /// The registration's payload: a `Box<F>` or a `Loader<F>`.
-    package let payload: UnsafeRawPointer
+    @usableFromInline package let payload: UnsafeRawPointer
     package let binding: Unmanaged<Binding>
+    /// Whether the loader is `async`: only `try await features.instance()` can run it.
+    @usableFromInline package let isAsync: Bool
 
     init(_ binding: Binding) {
       let registration = binding.registration
@@ -40,53 +49,204 @@ package struct FeatureTable: Sendable {
         }
       depth = 0
       slot = binding.slot
+      offset = 0
       payload = UnsafeRawPointer(Unmanaged.passUnretained(registration.payload).toOpaque())
       self.binding = Unmanaged.passUnretained(binding)
+      isAsync = registration.isAsync
+    }
+  }
+
+  /// How a branch of this scope stores what it caches, in one allocation: the state word of every
+  /// slot (see ``Branch``), then each slot's instance, in place rather than boxed.
+  package struct Storage: Sendable {
+    /// One slot of a branch of this scope: where its instance lives and how to destroy it.
+    package struct Slot: Sendable {
+      package let index: Int
+      package let offset: Int
+      package let destroyer: InstanceDestroyer
+    }
+
+    package let slots: [Slot]
+    /// How many slots, hence state words, a branch has.
+    package let count: Int
+    package let byteCount: Int
+    package let alignment: Int
+
+    /// Lays out the slots of `entries`, this scope's own cacheables without a context, in slot
+    /// order, and sets their offsets.
+    init(_ entries: inout [Entry]) {
+      var slots: [Slot] = []
+      let own = entries.indices.filter { entries[$0].depth == 0 && entries[$0].kind == .cacheable }
+        .sorted { entries[$0].slot < entries[$1].slot }
+      let count = (own.map { entries[$0].slot }.max() ?? -1) + 1
+      var byteCount = count * MemoryLayout<UInt>.stride
+      var alignment = MemoryLayout<UInt>.alignment
+      for index in own {
+        let destroyer = InstanceDestroyer.make(for: entries[index].binding.takeUnretainedValue().registration.feature)
+        byteCount = (byteCount + destroyer.alignment - 1) / destroyer.alignment * destroyer.alignment
+        entries[index].offset = byteCount
+        slots.append(Slot(index: entries[index].slot, offset: byteCount, destroyer: destroyer))
+        byteCount += destroyer.size
+        alignment = max(alignment, destroyer.alignment)
+      }
+      self.slots = slots
+      self.count = count
+      self.byteCount = byteCount
+      self.alignment = alignment
+    }
+  }
+
+  /// What a branch needs to make and free its storage, without a reference count: kept by the
+  /// table, which its scope definition keeps for every branch of the scope.
+  package struct BranchLayout {
+    /// A slot of ``Storage``, without the reference: `Storage` keeps the destroyer alive.
+    package struct Slot {
+      package let index: Int
+      package let offset: Int
+      package let destroyer: Unmanaged<InstanceDestroyer>
+    }
+
+    /// The offset of each slot's instance, by slot index.
+    package let offsets: UnsafeMutablePointer<Int>
+    package let slots: UnsafeMutableBufferPointer<Slot>
+    package let count: Int
+    package let byteCount: Int
+    package let alignment: Int
+  }
+
+  /// The table's buckets, as resolution reads them  /// The table's buckets, as resolution reads them: a pointer and a shift, no reference.
+  ///
+  /// Valid while the table's storage lives, which its scope definition guarantees for every branch
+  /// of the scope.
+  // Sendable: the buckets are written once, before any lookup, and never again.
+  @usableFromInline
+  package struct Lookup: @unchecked Sendable {
+    /// `1 << capacityBits` buckets; an empty bucket is `nil`.
+    @usableFromInline let buckets: UnsafePointer<Entry?>
+    /// `UInt.bitWidth - capacityBits`: the hash keeps the product's top bits, the well-mixed ones.
+    @usableFromInline let shift: UInt
+    /// How a branch of this scope lays out its storage.
+    package let layout: UnsafePointer<BranchLayout>
+
+    init(buckets: UnsafePointer<Entry?>, shift: UInt, layout: UnsafePointer<BranchLayout>) {
+      self.buckets = buckets
+      self.shift = shift
+      self.layout = layout
+    }
+
+    /// The entry for a feature type, if this scope or an ancestor registers it.
+    @inlinable @inline(__always)
+    package func entry(for key: UInt) -> Entry? {
+      let mask = Int(bitPattern: UInt.max &>> shift)
+      var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+      while true {
+        guard let entry = buckets[index] else { return nil }
+        if entry.key == key { return entry }
+        index = (index &+ 1) & mask
+      }
+    }
+  }
+
+  /// Owns the buckets of one table.
+  private final class Buckets: Sendable {
+    let lookup: Lookup
+    let count: Int
+
+    init(_ entries: [Entry], storage: Storage) {
+      let offsets = UnsafeMutablePointer<Int>.allocate(capacity: max(1, storage.count))
+      offsets.initialize(repeating: 0, count: max(1, storage.count))
+      for slot in storage.slots { offsets[slot.index] = slot.offset }
+      let slots = UnsafeMutableBufferPointer<BranchLayout.Slot>.allocate(capacity: storage.slots.count)
+      _ = slots.initialize(
+        from: storage.slots.map { .init(index: $0.index, offset: $0.offset, destroyer: .passUnretained($0.destroyer)) })
+      let layout = UnsafeMutablePointer<BranchLayout>.allocate(capacity: 1)
+      layout.initialize(
+        to: BranchLayout(
+          offsets: offsets, slots: slots, count: storage.count, byteCount: storage.byteCount,
+          alignment: storage.alignment))
+      var capacityBits: UInt = 2
+      while (1 << capacityBits) < entries.count * 2 { capacityBits += 1 }
+      count = 1 << capacityBits
+      let shift = UInt(UInt.bitWidth) - capacityBits
+      let buckets = UnsafeMutablePointer<Entry?>.allocate(capacity: count)
+      buckets.initialize(repeating: nil, count: count)
+      for entry in entries {
+        var index = Int((entry.key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while buckets[index] != nil { index = (index + 1) & (count - 1) }
+        buckets[index] = entry
+      }
+      lookup = Lookup(buckets: buckets, shift: shift, layout: layout)
+    }
+
+    deinit {
+      let buckets = UnsafeMutablePointer(mutating: lookup.buckets)
+      buckets.deinitialize(count: count)
+      buckets.deallocate()
+      let layout = UnsafeMutablePointer(mutating: lookup.layout)
+      layout.pointee.offsets.deallocate()
+      layout.pointee.slots.deallocate()
+      layout.deallocate()
     }
   }
 
   package let entries: [Entry]
-  private let slots: [Int32]  // index into entries, -1 when empty
-  private let shift: UInt
+  /// How a branch of this scope stores its cached instances.
+  package let storage: Storage
+  private let buckets: Buckets
 
   init(_ entries: [Entry]) {
+    var entries = entries
+    storage = Storage(&entries)
     self.entries = entries
-    var capacityBits: UInt = 2
-    while (1 << capacityBits) < entries.count * 2 { capacityBits += 1 }
-    shift = UInt(UInt.bitWidth) - capacityBits
-    var slots = [Int32](repeating: -1, count: 1 << capacityBits)
-    let mask = slots.count - 1
-    for (index, entry) in entries.enumerated() {
-      var slot = Self.hash(entry.key, shift: shift)
-      while slots[slot] >= 0 { slot = (slot + 1) & mask }
-      slots[slot] = Int32(index)
-    }
-    self.slots = slots
+    buckets = Buckets(entries, storage: storage)
   }
 
-  @inline(__always)
+  /// The buckets, for a branch to keep while it keeps this table's scope definition.
+  package var lookup: Lookup { buckets.lookup }
+
+  /// The key of a feature type: the address of its metatype.
+  @inlinable @inline(__always)
   package static func key(_ type: Any.Type) -> UInt {
     UInt(bitPattern: ObjectIdentifier(type))
-  }
-
-  @inline(__always)
-  private static func hash(_ key: UInt, shift: UInt) -> Int {
-    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 
   /// The entry for a feature type, if this scope or an ancestor registers it.
   @inline(__always)
   package func entry(for key: UInt) -> Entry? {
-    slots.withUnsafeBufferPointer { slots in
-      let mask = slots.count - 1
-      var slot = Self.hash(key, shift: shift)
-      while true {
-        let index = Int(slots[slot])
-        if index < 0 { return nil }
-        let entry = entries.withUnsafeBufferPointer { $0[index] }
-        if entry.key == key { return entry }
-        slot = (slot + 1) & mask
-      }
-    }
+    buckets.lookup.entry(for: key)
+  }
+}
+
+/// Destroys the instances of one feature type stored in place in a branch.
+package class InstanceDestroyer: @unchecked Sendable {
+  // Sendable: immutable; subclasses add no state.
+  package let size: Int
+  package let alignment: Int
+
+  init(size: Int, alignment: Int) {
+    self.size = size
+    self.alignment = alignment
+  }
+
+  /// The destroyer of `feature`'s instances.
+  static func make(for feature: any Feature.Type) -> InstanceDestroyer {
+    typed(feature)
+  }
+
+  private static func typed<F: Feature>(_ feature: F.Type) -> InstanceDestroyer {
+    TypedInstanceDestroyer(feature)
+  }
+
+  /// Destroys the instance at `instance`.
+  package func destroy(_ instance: UnsafeMutableRawPointer) {}
+}
+
+private final class TypedInstanceDestroyer<F: Feature>: InstanceDestroyer, @unchecked Sendable {
+  init(_ feature: F.Type) {
+    super.init(size: MemoryLayout<F>.size, alignment: MemoryLayout<F>.alignment)
+  }
+
+  override func destroy(_ instance: UnsafeMutableRawPointer) {
+    instance.assumingMemoryBound(to: F.self).deinitialize(count: 1)
   }
 }

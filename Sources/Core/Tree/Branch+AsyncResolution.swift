@@ -203,7 +203,8 @@ extension Branch {
     do {
       return try await AsyncFrame.$current.withValue(frame) {
         // The loader's current features are its own branch's, never its requester's.
-        try await Features.$currentInTask.withValue(Features(loading: self)) {
+        Features.willSetCurrentInTask()
+        return try await Features.$currentInTask.withValue(Features(loading: self)) {
           try await loader.load(context, Features(loading: self))
         }
       }

@@ -2,10 +2,56 @@ import Synchronization
 
 extension Branch {
   /// The one resolution primitive: every request for any kind of feature ends here.
-  @inline(__always)
-  func resolve<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
+  ///
+  /// Inlined into the caller and specialised for `F`: a cached instance, a static value or a
+  /// disposable's loader is reached without a lock, an allocation, a dynamic cast or a reference
+  /// count. Everything else (test overrides, multitons, conflicts, undefined features) takes
+  /// ``resolveSlowly(_:context:at:)``.
+  ///
+  /// - Parameter thread: This thread's loading state, when the caller has it at hand.
+  @inlinable @inline(__always)
+  func resolve<F: Feature>(
+    _ feature: F.Type, context: F.Context, at location: SourceLocation, thread: Unmanaged<LoadingThread>? = nil
+  ) throws -> F {
+    if !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) {
+      switch entry.kind {
+      case .cacheable:
+        if let instance = Self.cached(feature, in: storage(up: entry.depth), slot: entry.slot, offset: entry.offset) {
+          return instance
+        }
+        return try loadSlotted(up: entry.depth, feature, context: context, entry: entry, at: location)
+      case .static:
+        return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
+      case .disposable:
+        return try load(feature, context: context, entry: entry, at: location, thread: thread)
+      case .contextualCacheable, .conflict:
+        break
+      }
+    }
+    return try resolveSlowly(feature, context: context, at: location)
+  }
+
+  /// The instance of `feature` if it takes no loading: a cached instance or a static value.
+  ///
+  /// Only loads and compares, so that the optimiser has nothing to retain around it.
+  @inlinable @inline(__always)
+  func peek<F: Feature>(_ feature: F.Type) -> F? {
+    guard !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) else { return nil }
+    switch entry.kind {
+    case .cacheable:
+      return Self.cached(feature, in: storage(up: entry.depth), slot: entry.slot, offset: entry.offset)
+    case .static:
+      return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
+    case .disposable, .contextualCacheable, .conflict:
+      return nil
+    }
+  }
+
+  /// What ``resolve(_:context:at:)`` keeps off its inlined path.
+  @usableFromInline
+  func resolveSlowly<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
     if let overrides, let instance = overrides.instance(of: feature, context: context) { return instance }
-    guard let entry = definition.table.entry(for: FeatureTable.key(feature)) else {
+    guard let entry = table.entry(for: FeatureTable.key(feature)) else {
       if let overrides, overrides.resolvesPlaceholders { return F.placeholder }
       throw FeatureUndefined(feature, in: self, at: location)
     }
@@ -26,73 +72,183 @@ extension Branch {
   }
 
   /// Runs the loader of `entry` in this branch, with a frame on the resolution path.
+  ///
+  /// Inlined so that a disposable's load is specialised: the frame lives on this stack, and the
+  /// loader is called through its box without a reference count.
+  @inlinable
   func load<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation,
+    thread: Unmanaged<LoadingThread>? = nil
   ) throws -> F {
-    if entry.binding.takeUnretainedValue().registration.isAsync {
-      throw FeatureRequiresAwait(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
-    }
-    let thread = LoadingThread.current
-    try checkCycle(feature, context: context, thread: thread, at: location)
-    var frame = LoadFrame(
-      feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: thread.top)
-    return try withUnsafeMutablePointer(to: &frame) { frame in
-      thread.top = frame
-      defer { thread.top = frame.pointee.parent }
-      let loader = Unmanaged<Loader<F>>.fromOpaque(entry.payload).takeUnretainedValue()
-      do {
-        let features = Features(loading: self)
-        // A loader never sees its requester's current features (keeping them would leak the
-        // requester's branch into a cached instance); only pay for the task-local when there are some.
-        guard Features.currentInTask != nil else { return try loader.load(context, features) }
-        return try Features.$currentInTask.withValue(features) { try loader.load(context, features) }
-      } catch let error as CircularDependency {
-        throw error  // already names the whole loop; wrapping each step would only repeat it
-      } catch {
-        throw FeatureLoadingFailed(
-          feature, binding: entry.binding.takeUnretainedValue(), cause: error, in: self, frames: thread.frames,
-          at: location)
+    if entry.isAsync { throw requiresAwait(feature, entry: entry, at: location) }
+    return try (thread ?? LoadingThread.currentReference)._withUnsafeGuaranteedRef { thread in
+      try checkCycle(feature, context: context, thread: thread, at: location)
+      return try anchor._withUnsafeGuaranteedRef { anchor in
+        var frame = LoadFrame(
+          feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: thread.top,
+          identity: anchor.identity)
+        return try withUnsafeMutablePointer(to: &frame) { frame in
+          thread.top = frame
+          defer { thread.top = frame.pointee.parent }
+          do {
+            return try Unmanaged<Loader<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { loader in
+              let features = Features(anchor: anchor)
+              // A loader never sees its requester's current features (keeping them would leak the
+              // requester's branch into a cached instance); only pay for the task-local when there are some.
+              guard Features.hasCurrentInTask else { return try loader(context, features) }
+              return try Features.withCurrentInTask(features) { try loader(context, features) }
+            }
+          } catch {
+            throw loadingFailed(feature, entry: entry, cause: error, thread: thread, at: location)
+          }
+        }
       }
     }
   }
 
   /// A request for `feature` while the same thread is already loading it (same branch and
   /// context) can only be a cycle.
-  private func checkCycle<F: Feature>(
+  @inlinable @inline(__always)
+  func checkCycle<F: Feature>(
     _ feature: F.Type, context: F.Context, thread: LoadingThread, at location: SourceLocation
   ) throws {
     var frame = thread.top
     while let current = frame {
-      if current.pointee.feature == feature, current.pointee.branch == ObjectIdentifier(self),
-        sameContext(current.pointee.context, context)
-      {
-        throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
+      if current.pointee.branch == ObjectIdentifier(self), current.pointee.feature == feature {
+        try checkRepeated(feature, context: context, frame: current.pointee, thread: thread, at: location)
       }
       frame = current.pointee.parent
     }
   }
 
+  /// The same feature is being loaded in this branch further up the path: a cycle, unless the
+  /// contexts differ.
+  @usableFromInline
+  func checkRepeated<F: Feature>(
+    _ feature: F.Type, context: F.Context, frame: LoadFrame, thread: LoadingThread, at location: SourceLocation
+  ) throws {
+    if sameContext(frame.context, context) {
+      throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
+    }
+  }
+
+  /// The error of a synchronous request that would have to run an async loader.
+  @usableFromInline
+  func requiresAwait<F: Feature>(_ feature: F.Type, entry: FeatureTable.Entry, at location: SourceLocation) -> any Error {
+    FeatureRequiresAwait(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
+  }
+
+  /// The error a failed loader becomes: a cycle passes through as it is, since it already names
+  /// the whole loop; anything else is wrapped with this load's diagnostic.
+  @usableFromInline
+  func loadingFailed<F: Feature>(
+    _ feature: F.Type, entry: FeatureTable.Entry, cause: any Error, thread: LoadingThread, at location: SourceLocation
+  ) -> any Error {
+    if let cycle = cause as? CircularDependency { return cycle }
+    return FeatureLoadingFailed(
+      feature, binding: entry.binding.takeUnretainedValue(), cause: cause, in: self, frames: thread.frames,
+      at: location)
+  }
+
+  /// ``loadSlotted(_:context:entry:at:)`` in the branch `depth` levels up.
+  ///
+  /// Out of line: an unmanaged reference made on the inlined path would count as an escape of
+  /// `self`, and the optimiser would then retain `self` around every cached read.
+  @inlinable @inline(never)
+  func loadSlotted<F: Feature>(
+    up depth: Int, _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
+  ) throws -> F {
+    try ancestorReference(depth)._withUnsafeGuaranteedRef { owner in
+      try owner.loadSlotted(feature, context: context, entry: entry, at: location)
+    }
+  }
+
   /// Loads a cacheable without a context once, however many requests race for it.
+  ///
+  /// The first request claims the empty slot with a compare-and-exchange, runs the loader without
+  /// holding any lock, and publishes the instance with an exchange. A request that finds the slot
+  /// claimed waits for that load, or finds a cycle (see ``waitForSlot(_:slot:found:thread:at:)``).
+  /// Specialised for `F` (the first request of every cacheable takes it), with the rare paths out
+  /// of line.
+  @inlinable
   func loadSlotted<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
   ) throws -> F {
+    // An async loader's slot is claimed under `state` by the async path, never by this protocol.
+    if entry.isAsync { throw requiresAwait(feature, entry: entry, at: location) }
     let slot = entry.slot
-    return try loadOnce(
-      feature, at: location,
-      claim: { thread in
-        state.withLock { state in
-          if let instance = cached(feature, slot: slot) { return .loaded(instance) }
-          if let inFlight = state.inFlight[slot] { return .wait(inFlight) }
-          let inFlight = InFlight(owner: thread)
+    let thread = LoadingThread.currentReference
+    let claim = UInt(bitPattern: thread.toOpaque()) | Self.loadingTag
+    while true {
+      let (claimed, stored) = slots[slot].compareExchange(expected: 0, desired: claim, ordering: .acquiring)
+      if claimed { break }
+      if stored & Self.loadingTag == 0 {  // loaded meanwhile
+        return (storage + entry.offset).assumingMemoryBound(to: F.self).pointee
+      }
+      try waitForSlot(feature, slot: slot, found: stored, thread: thread, at: location)
+    }
+    let instance: F
+    do {
+      instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
+    } catch {
+      settle(slot: slot, to: 0, outcome: .failure(error))
+      throw error
+    }
+    (storage + entry.offset).initializeMemory(as: F.self, repeating: instance, count: 1)
+    settle(slot: slot, to: Self.loaded, outcome: .success(self))  // waiters read the slot again
+    return instance
+  }
+
+  /// Ends the load of `slot`: publishes the instance (or empties the slot after a failure, which
+  /// is not cached), and hands the outcome to the requests waiting for it.
+  @usableFromInline
+  func settle(slot: Int, to value: UInt, outcome: @autoclosure () -> Result<AnyObject, any Error>) {
+    let previous = slots[slot].exchange(value, ordering: .acquiringAndReleasing)
+    guard previous & Self.waitedTag != 0 else { return }
+    // A waiter set the tag and registered its `InFlight` under the lock, in one critical section.
+    let inFlight = state.withLock { $0.inFlight.removeValue(forKey: slot) }
+    inFlight?.finish(outcome())
+  }
+
+  /// Waits for the load that claimed `slot`, which was found holding `found`.
+  ///
+  /// A claim of this very thread means the request comes from inside that load: a cycle.
+  ///
+  /// It returns once the load ended, and the caller looks at the slot again: there it finds the
+  /// instance, or an empty slot to claim if the load failed before this request could wait for it.
+  @usableFromInline
+  func waitForSlot<F: Feature>(
+    _ feature: F.Type, slot: Int, found: UInt, thread reference: Unmanaged<LoadingThread>,
+    at location: SourceLocation
+  ) throws {
+    let thread = reference.takeUnretainedValue()
+    if found & ~Self.tags == UInt(bitPattern: reference.toOpaque()) {
+      throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
+    }
+    let inFlight = state.withLock { state -> InFlight? in
+      while true {
+        let stored = slots[slot].load(ordering: .acquiring)
+        if stored & Self.loadingTag == 0 { return nil }
+        if stored & Self.waitedTag != 0 { return state.inFlight[slot] }
+        let (tagged, _) = slots[slot].compareExchange(
+          expected: stored, desired: stored | Self.waitedTag, ordering: .acquiringAndReleasing)
+        if tagged {
+          // The owner cannot settle, nor its thread end, before this lock is released: the owner
+          // takes it to settle a load that is waited for.
+          let owner = Unmanaged<LoadingThread>.fromOpaque(UnsafeRawPointer(bitPattern: stored & ~Self.tags)!)
+          let inFlight = InFlight(owner: owner.takeUnretainedValue())
           state.inFlight[slot] = inFlight
-          return .own(inFlight)
+          return inFlight
         }
-      },
-      load: { try load(feature, context: context, entry: entry, at: location) },
-      settle: { box in
-        if let box { publish(box, slot: slot) }
-        state.withLock { _ = $0.inFlight.removeValue(forKey: slot) }
-      })
+      }
+    }
+    guard let inFlight else { return }
+    switch inFlight.wait(as: thread) {
+    case .finished(.success): return
+    case .finished(.failure(let error)): throw error
+    case .deadlock(let ownerFrames):
+      throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: self, at: location)
+    }
   }
 
   /// Loads a cacheable once per context value.

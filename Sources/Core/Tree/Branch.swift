@@ -13,64 +13,287 @@ package protocol FeatureOverrides: AnyObject, Sendable {
 /// A node of a features tree: a scope's definition, a context, and the instances cached here.
 ///
 /// Cached instances without a context are published in atomic slots, one per cacheable the scope
-/// registers, so a cached resolve is a table lookup and an acquiring load: no lock, no allocation.
-/// Loads and multiton caches take this branch's lock briefly, never while a loader runs.
+/// registers, so a cached resolve is a table lookup and an acquiring load: no lock, no allocation,
+/// no reference count. A slot holds one of:
+/// - `0`: nothing loaded yet;
+/// - the address of a retained `Box<F>` (aligned, so its low bits are clear): the instance;
+/// - the address of the owning thread's `LoadingThread` with bit 0 set: a load in progress, and
+///   bit 1 set too once another request waits for it (its `InFlight` is then in `state`).
+///
+/// The first request claims an empty slot with one compare-and-exchange and publishes the instance
+/// with one exchange; the branch's lock is taken only when a request must wait for another's load.
+@usableFromInline
 package final class Branch: @unchecked Sendable {
-  // Sendable: every stored property is immutable except through `slots` (atomics) and `state`
-  // (a Lock); the slot buffer is allocated in init and freed in deinit, when no reader remains.
+  // Sendable: every stored property is immutable except the slots (atomics) and `state` (a Lock);
+  // the slot buffer is allocated in init and freed in deinit, when no reader remains.
   package let definition: ScopeDefinition
-  package let parent: Branch?
-  package let path: ScopePath
+  @usableFromInline package let parent: Branch?
+  /// Where this branch is, for diagnostics; see ``path``.
+  private let pathStorage: Atomic<UInt>
   package let overrides: (any FeatureOverrides)?
-  private let slots: UnsafeMutablePointer<Atomic<UInt>>
-  let state = Lock.make(State())
+  /// `parent` without a reference count, for walking up while resolving; `parent` keeps it alive.
+  @usableFromInline let parentReference: Unmanaged<Branch>?
+  /// The scope's feature table; `definition` keeps its buckets alive.
+  @usableFromInline let table: FeatureTable.Lookup
+  /// Whether a test container's overrides are consulted before the table.
+  @usableFromInline let isOverridden: Bool
+  /// What this branch caches: a state word per slot, then each slot's instance, in place (laid
+  /// out by `FeatureTable.Storage`).
+  @usableFromInline let storage: UnsafeMutableRawPointer
+  /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
+  @usableFromInline let scopeKey: UInt
+  /// The type of the context stored in `storage` at `contextOffset`; `nil` when the branch was made
+  /// from a path alone (a test container's copy), whose contexts only `path` holds.
+  @usableFromInline let contextType: (any Any.Type)?
+  @usableFromInline let contextOffset: Int
+  /// This branch's ``BranchAnchor``, retained, once a load made it; 0 before.
+  @usableFromInline let anchorStorage = Atomic<UInt>(0)
+  /// The ``state`` lock, retained, once something needed it; 0 before.
+  private let stateStorage = Atomic<UInt>(0)
 
   struct State {
+    /// The loads that other requests wait for, by slot.
     var inFlight: [Int: InFlight] = [:]
     var multitons: [ObjectIdentifier: AnyObject] = [:]
     /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
     var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
   }
 
-  package init(definition: ScopeDefinition, parent: Branch?, path: ScopePath, overrides: (any FeatureOverrides)?) {
+  /// A slot whose load is in progress: bit 0; with requests waiting for it: bit 1 as well.
+  @usableFromInline static var loadingTag: UInt { 0b01 }
+  @usableFromInline static var waitedTag: UInt { 0b10 }
+  @usableFromInline static var tags: UInt { 0b11 }
+  /// A slot whose instance is stored: no thread's address, since those are aligned to 16 bytes.
+  @usableFromInline static var loaded: UInt { 0b100 }
+
+  /// The state words of the slots.
+  @usableFromInline var slots: UnsafeMutablePointer<Atomic<UInt>> {
+    storage.assumingMemoryBound(to: Atomic<UInt>.self)
+  }
+
+  package convenience init(
+    definition: ScopeDefinition, parent: Branch?, path: ScopePath, overrides: (any FeatureOverrides)?
+  ) {
+    self.init(definition: definition, parent: parent, path: path, overrides: overrides, contextType: nil)
+  }
+
+  /// A branch of `Scope` carrying `context`, which it keeps typed in its own storage: loaders read
+  /// it without a dynamic cast, and its ``path`` is made only if something asks for it.
+  package convenience init<Scope: FeaturesScope>(
+    definition: ScopeDefinition, parent: Branch, scope: Scope.Type, context: Scope.Context,
+    overrides: (any FeatureOverrides)?
+  ) {
+    self.init(definition: definition, parent: parent, path: nil, overrides: overrides, contextType: Scope.Context.self)
+    (storage + contextOffset).initializeMemory(as: Scope.Context.self, repeating: context, count: 1)
+  }
+
+  private init(
+    definition: ScopeDefinition, parent: Branch?, path: ScopePath?, overrides: (any FeatureOverrides)?,
+    contextType: (any Any.Type)?
+  ) {
     self.definition = definition
     self.parent = parent
-    self.path = path
+    pathStorage = Atomic(path.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
     self.overrides = overrides
-    slots = .allocate(capacity: definition.slotCount)
-    for slot in 0..<definition.slotCount { (slots + slot).initialize(to: Atomic(0)) }
+    parentReference = parent.map { Unmanaged.passUnretained($0) }
+    table = definition.table.lookup
+    isOverridden = overrides != nil
+    scopeKey = FeatureTable.key(definition.scope)
+    self.contextType = contextType
+    let layout = table.layout.pointee
+    let context = contextType.map { Self.layout($0) } ?? (size: 0, alignment: 1)
+    contextOffset = (layout.byteCount + context.alignment - 1) / context.alignment * context.alignment
+    let byteCount = contextOffset + context.size
+    if byteCount == 0 {
+      storage = noStorage
+    } else {
+      storage = .allocate(byteCount: byteCount, alignment: max(layout.alignment, context.alignment))
+      let slots = storage.bindMemory(to: Atomic<UInt>.self, capacity: layout.count)
+      for slot in 0..<layout.count { (slots + slot).initialize(to: Atomic(0)) }
+    }
+  }
+
+  private static func layout<T>(_ type: T.Type) -> (size: Int, alignment: Int) {
+    (MemoryLayout<T>.size, MemoryLayout<T>.alignment)
+  }
+
+  private static func destroy<T>(_ type: T.Type, at pointer: UnsafeMutableRawPointer) {
+    if !_isPOD(T.self) { pointer.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
   }
 
   deinit {
-    for slot in 0..<definition.slotCount {
-      let stored = slots[slot].load(ordering: .acquiring)
-      if stored != 0 { Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
+    let state = stateStorage.load(ordering: .acquiring)
+    if state != 0 { Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: state)!).release() }
+    let path = pathStorage.load(ordering: .acquiring)
+    if path != 0 { Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: path)!).release() }
+    let anchor = anchorStorage.load(ordering: .acquiring)
+    if anchor != 0 { Unmanaged<BranchAnchor>.fromOpaque(UnsafeRawPointer(bitPattern: anchor)!).release() }
+    if let contextType { Self.destroy(contextType, at: storage + contextOffset) }
+    guard storage != noStorage else { return }
+    let layout = table.layout.pointee
+    // No load can be in progress: a load keeps its branch alive.
+    for slot in layout.slots where slots[slot.index].load(ordering: .acquiring) == Self.loaded {
+      slot.destroyer._withUnsafeGuaranteedRef { $0.destroy(storage + slot.offset) }
     }
-    slots.deinitialize(count: definition.slotCount)
-    slots.deallocate()
+    slots.deinitialize(count: layout.count)
+    storage.deallocate()
+  }
+
+  /// What loads share under a lock: loads that other requests wait for, multiton caches, async
+  /// loads in flight.
+  ///
+  /// Most branches never need it (a first load claims its slot with an atomic operation), so it is
+  /// made on first use: a branch costs no lock until one of its loads is contended.
+  var state: Lock<State> {
+    let stored = stateStorage.load(ordering: .acquiring)
+    if stored != 0 { return Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
+    let made = Unmanaged.passRetained(Lock.make(State()))
+    let (published, existing) = stateStorage.compareExchange(
+      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+    if published { return made.takeUnretainedValue() }
+    made.release()  // another thread made it first
+    return Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+  }
+
+  /// Where this branch is: its scope and context, and its ancestors', for diagnostics and for the
+  /// contexts of a test container's branches.
+  ///
+  /// Made on first use from the scope and the context this branch keeps typed, and kept.
+  package var path: ScopePath {
+    let stored = pathStorage.load(ordering: .acquiring)
+    if stored != 0 { return Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
+    let made = Unmanaged.passRetained(makePath(definition.scope))
+    let (published, existing) = pathStorage.compareExchange(
+      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+    if published { return made.takeUnretainedValue() }
+    made.release()  // another thread made it first
+    return Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+  }
+
+  /// The path of this branch of `Scope`: only a branch made with a typed context has none yet.
+  private func makePath<Scope: FeaturesScope>(_ scope: Scope.Type) -> ScopePath {
+    let context = (storage + contextOffset).assumingMemoryBound(to: Scope.Context.self).pointee
+    return ScopePath(scope, context: context, parent: parent.unsafelyUnwrapped.path)
+  }
+
+  /// The context of the nearest branch of `scope` (this one or an ancestor), read in place without
+  /// a reference count or a cast; `nil` when that is not certain (no branch of `scope`, or one made
+  /// from a path alone), for the caller to ask `path`.
+  @inlinable
+  func context<Scope: FeaturesScope>(in scope: Scope.Type) -> Scope.Context? {
+    let key = FeatureTable.key(scope)
+    if scopeKey == key {
+      return contextType == nil ? nil : (storage + contextOffset).assumingMemoryBound(to: Scope.Context.self).pointee
+    }
+    var next = parentReference
+    while let branch = next {
+      let found = branch._withUnsafeGuaranteedRef { branch -> (isScope: Bool, context: Scope.Context?) in
+        guard branch.scopeKey == key else { return (false, nil) }
+        guard branch.contextType != nil else { return (true, nil) }
+        return (true, (branch.storage + branch.contextOffset).assumingMemoryBound(to: Scope.Context.self).pointee)
+      }
+      if found.isScope { return found.context }
+      next = branch._withUnsafeGuaranteedRef { $0.parentReference }
+    }
+    return nil
   }
 
   /// The branch `depth` levels up.
-  @inline(__always)
   func ancestor(_ depth: Int) -> Branch {
-    var branch = self
-    for _ in 0..<depth { branch = branch.parent.unsafelyUnwrapped }
+    ancestorReference(depth).takeUnretainedValue()
+  }
+
+  /// The branch `depth` levels up, without touching a reference count: `self` keeps it alive.
+  @inlinable @inline(__always)
+  func ancestorReference(_ depth: Int) -> Unmanaged<Branch> {
+    var branch = Unmanaged.passUnretained(self)
+    var depth = depth
+    while depth > 0 {
+      branch = branch._withUnsafeGuaranteedRef { $0.parentReference.unsafelyUnwrapped }
+      depth &-= 1
+    }
     return branch
   }
 
-  /// The published instance in `slot`, if it was loaded.
-  @inline(__always)
-  func cached<F: Feature>(_ feature: F.Type, slot: Int) -> F? {
-    let stored = slots[slot].load(ordering: .acquiring)
-    guard stored != 0 else { return nil }
-    return Unmanaged<Box<F>>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!)._withUnsafeGuaranteedRef { $0.value }
+  /// The storage of the branch `depth` levels up: plain pointers all the way, so the walk touches
+  /// no reference count.
+  @inlinable @inline(__always)
+  func storage(up depth: Int) -> UnsafeMutableRawPointer {
+    guard depth > 0 else { return storage }
+    var branch = parentReference.unsafelyUnwrapped
+    var depth = depth &- 1
+    while depth > 0 {
+      branch = branch._withUnsafeGuaranteedRef { $0.parentReference.unsafelyUnwrapped }
+      depth &-= 1
+    }
+    return branch._withUnsafeGuaranteedRef { $0.storage }
   }
 
-  /// Publishes a loaded instance in `slot`; the slot keeps the box until the branch is released.
-  func publish(_ box: AnyObject, slot: Int) {
-    slots[slot].store(UInt(bitPattern: Unmanaged.passRetained(box).toOpaque()), ordering: .releasing)
+  /// The instance stored in `slot`, if it was loaded.
+  func cached<F: Feature>(_ feature: F.Type, slot: Int) -> F? {
+    Self.cached(feature, in: storage, slot: slot, offset: table.layout.pointee.offsets[slot])
+  }
+
+  /// The instance stored in `slot` of `storage` at `offset`, if it was loaded.
+  @inlinable @inline(__always)
+  static func cached<F: Feature>(
+    _ feature: F.Type, in storage: UnsafeMutableRawPointer, slot: Int, offset: Int
+  ) -> F? {
+    guard storage.assumingMemoryBound(to: Atomic<UInt>.self)[slot].load(ordering: .acquiring) == loaded else {
+      return nil
+    }
+    return (storage + offset).assumingMemoryBound(to: F.self).pointee
+  }
+
+  /// Stores an instance loaded outside the slot protocol: by an async load, which claimed the
+  /// feature under `state`, so nothing else writes this slot.
+  func publish<F: Sendable>(_ box: Box<F>, slot: Int) {
+    (storage + table.layout.pointee.offsets[slot]).initializeMemory(as: F.self, repeating: box.value, count: 1)
+    slots[slot].store(Self.loaded, ordering: .releasing)
+  }
+
+  /// The anchor of the features this branch's loaders receive: made by the first load, shared by
+  /// all, so that a load hands out features without forming a weak reference or counting one.
+  @inlinable @inline(__always)
+  var anchor: Unmanaged<BranchAnchor> {
+    let stored = anchorStorage.load(ordering: .acquiring)
+    if stored != 0 { return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped) }
+    return makeAnchor()
+  }
+
+  @usableFromInline
+  func makeAnchor() -> Unmanaged<BranchAnchor> {
+    let made = Unmanaged.passRetained(BranchAnchor(self, identity: LoadingThread.current.newIdentity()))
+    let (stored, existing) = anchorStorage.compareExchange(
+      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+    if stored { return made }
+    made.release()  // another thread's first load made one first
+    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: existing)!)
   }
 
   /// The branch of the root of this tree.
   var root: Branch { parent?.root ?? self }
+}
+
+/// The storage of a branch whose scope caches nothing: never read, since no entry has a slot there.
+nonisolated(unsafe) private let noStorage = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+
+/// What the features handed to a branch's loaders hold: a weak reference to the branch, which they
+/// must not keep alive, and what recognises the branch's own loads on a thread's path.
+///
+/// One per branch, made by its first load and released with it.
+@usableFromInline
+final class BranchAnchor: Sendable {
+  @usableFromInline weak let branch: Branch?
+  /// The branch without a reference count: valid while one of its loads runs.
+  @usableFromInline let reference: Unmanaged<Branch>
+  /// Unique to the branch for the life of the process, unlike its address, which a later branch
+  /// may reuse: lets features handed to a loader recognise their branch's load on a thread's path.
+  @usableFromInline let identity: UInt64
+
+  init(_ branch: Branch, identity: UInt64) {
+    self.branch = branch
+    reference = Unmanaged.passUnretained(branch)
+    self.identity = identity
+  }
 }

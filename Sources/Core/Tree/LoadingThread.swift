@@ -12,12 +12,28 @@ import Synchronization
 ///
 /// Frames live on the stack of the loading call and link to the frame of the load that requested
 /// them, so the path costs no allocation.
+@usableFromInline
 struct LoadFrame {
-  let feature: any Feature.Type
-  let branch: ObjectIdentifier
-  let context: any Sendable
+  @usableFromInline let feature: any Feature.Type
+  @usableFromInline let branch: ObjectIdentifier
+  @usableFromInline let context: any Sendable
   let location: SourceLocation
-  let parent: UnsafeMutablePointer<LoadFrame>?
+  @usableFromInline let parent: UnsafeMutablePointer<LoadFrame>?
+  /// The identity (``BranchAnchor/identity``) of the loading branch; 0 for frames of no running load.
+  @usableFromInline let identity: UInt64
+
+  @usableFromInline
+  init(
+    feature: any Feature.Type, branch: ObjectIdentifier, context: any Sendable, location: SourceLocation,
+    parent: UnsafeMutablePointer<LoadFrame>?, identity: UInt64 = 0
+  ) {
+    self.feature = feature
+    self.branch = branch
+    self.context = context
+    self.location = location
+    self.parent = parent
+    self.identity = identity
+  }
 }
 
 /// What a thread is loading (its frames) and which load of another thread it waits for.
@@ -25,21 +41,50 @@ struct LoadFrame {
 /// Synchronous loaders run on the requesting thread, so the frames of one thread are exactly the
 /// resolution path; cycles are found by walking them, and deadlocks across threads by following
 /// `LoadingThread.waits` from owner to owner.
+@usableFromInline
 final class LoadingThread: @unchecked Sendable {
-  // `top` is only touched by the owning thread.
-  var top: UnsafeMutablePointer<LoadFrame>?
+  // `top` is only touched by the owning thread. Unchecked exclusivity: with one owner the runtime
+  // check could never fire, and it would cost two calls on every load.
+  @exclusivity(unchecked) @usableFromInline var top: UnsafeMutablePointer<LoadFrame>?
+  /// The next branch identity this thread hands out, and the end of its block of them.
+  @exclusivity(unchecked) private var nextIdentity: UInt64 = 0
+  @exclusivity(unchecked) private var identitiesEnd: UInt64 = 0
+
+  /// Where the next block of branch identities starts; 0 is never handed out.
+  private static let identityBlocks = Atomic<UInt64>(1)
+  private static var identityBlockSize: UInt64 { 1 << 16 }
+
+  /// A branch identity no other branch of this process has had or will have.
+  ///
+  /// From a block of this thread's, so that making branches on several threads does not contend
+  /// on one counter.
+  func newIdentity() -> UInt64 {
+    if nextIdentity == identitiesEnd {
+      nextIdentity = Self.identityBlocks.add(Self.identityBlockSize, ordering: .relaxed).oldValue
+      identitiesEnd = nextIdentity + Self.identityBlockSize
+    }
+    defer { nextIdentity += 1 }
+    return nextIdentity
+  }
 
   /// The wait-for graph lock: taken only when a thread is about to wait for another's load.
   static let waits = Lock<[ObjectIdentifier: InFlight]>.make([:])
 
   /// This thread's loading state, created on first use and released when the thread exits.
-  static var current: LoadingThread {
+  @usableFromInline static var current: LoadingThread {
     if let existing = pthread_getspecific(threadKey) {
       return Unmanaged<LoadingThread>.fromOpaque(existing).takeUnretainedValue()
     }
     let thread = LoadingThread()
     pthread_setspecific(threadKey, Unmanaged.passRetained(thread).toOpaque())
     return thread
+  }
+
+  /// This thread's loading state without a reference count: the thread-specific slot keeps it
+  /// alive as long as the thread runs, and only its own thread uses it.
+  @usableFromInline static var currentReference: Unmanaged<LoadingThread> {
+    if let existing = pthread_getspecific(threadKey) { return Unmanaged.fromOpaque(existing) }
+    return Unmanaged.passUnretained(current)
   }
 
   /// The frames from the outermost load to the innermost.
