@@ -61,13 +61,13 @@ func synchronously<F: CacheableFeature>(
         .cacheable { features async throws in
           loads.next()
           started.raise()
-          while !release.wait(seconds: 0) { try? await Task.sleep(for: .milliseconds(1)) }
+          _ = await release.suspendUntilRaised()
           return Counter(name: "finished", serial: 1)
         })
     }
     let cancelled = Task { try await root.instance(of: Counter.self) }
     let waiting = Task { try await root.instance(of: Counter.self) }
-    #expect(started.wait())
+    #expect(await started.suspendUntilRaised())
     cancelled.cancel()
     await #expect(throws: CancellationError.self) { try await cancelled.value }
     release.raise()
@@ -100,14 +100,14 @@ func synchronously<F: CacheableFeature>(
       registry.use(
         .cacheable { features async throws in
           alphaStarted.raise()
-          while !betaStarted.wait(seconds: 0) { try await Task.sleep(for: .milliseconds(1)) }
+          _ = await betaStarted.suspendUntilRaised()
           _ = try await features.instance(of: Beta.self)
           return Alpha()
         })
       registry.use(
         .cacheable { features async throws in
           betaStarted.raise()
-          while !alphaStarted.wait(seconds: 0) { try await Task.sleep(for: .milliseconds(1)) }
+          _ = await alphaStarted.suspendUntilRaised()
           _ = try await features.instance(of: Alpha.self)
           return Beta()
         })

@@ -51,7 +51,7 @@ import Testing
       registry.use(
         .cacheable { features async throws in
           aStarted.raise()
-          while !bStarted.wait(seconds: 0) { try await Task.sleep(for: .milliseconds(1)) }
+          _ = await bStarted.suspendUntilRaised()
           _ = try await features.instance(of: C.self)
           return Alpha()
         })
@@ -63,7 +63,7 @@ import Testing
       registry.use(
         .cacheable { features async throws in
           bStarted.raise()
-          while !aStarted.wait(seconds: 0) { try await Task.sleep(for: .milliseconds(1)) }
+          _ = await aStarted.suspendUntilRaised()
           try await Task.sleep(for: .milliseconds(20))  // let A's load reach C and wait for B
           _ = try await features.instance(of: Alpha.self)
           return Beta()
@@ -85,7 +85,7 @@ import Testing
       registry.use(
         .cacheable { features async throws in
           aStarted.raise()
-          while !bStarted.wait(seconds: 0) { try await Task.sleep(for: .milliseconds(1)) }
+          _ = await bStarted.suspendUntilRaised()
           _ = try await features.instance(of: D.self)
           return Alpha()
         })
@@ -97,7 +97,7 @@ import Testing
       registry.use(
         .cacheable { features async throws in
           bStarted.raise()
-          while !aStarted.wait(seconds: 0) { try await Task.sleep(for: .milliseconds(1)) }
+          _ = await aStarted.suspendUntilRaised()
           try await Task.sleep(for: .milliseconds(20))
           _ = try await features.instance(of: Alpha.self)
           return Beta()

@@ -36,6 +36,17 @@ final class Flag: Sendable {
     }
     return true
   }
+
+  /// Suspends (without blocking a thread of the cooperative pool) until raised; `false` after
+  /// `seconds`.
+  func suspendUntilRaised(seconds: Double = 10) async -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+    while !raised.load(ordering: .acquiring) {
+      if DispatchTime.now().uptimeNanoseconds > deadline { return false }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+  }
 }
 
 /// Collects values from many threads.
