@@ -41,7 +41,8 @@ func synchronously<F: CacheableFeature>(
       registry.use(.cacheable { _ async in Counter(name: "async", serial: 1) })
       registry.use(.disposable { (tag: String, _) async in Tagged(tag: tag) })
     }
-    let line: UInt = #line; let error = #expect(throws: FeatureRequiresAwait.self) { try synchronously(root, Counter.self) }
+    let line: UInt = #line + 1
+    let error = #expect(throws: FeatureRequiresAwait.self) { try synchronously(root, Counter.self) }
     #expect(error?.feature == Counter.self)
     #expect(
       error?.description

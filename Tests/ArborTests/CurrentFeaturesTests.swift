@@ -22,9 +22,12 @@ import Testing
   }
 
   @Test func outsideAnyBlockReadingTheCurrentFeaturesIsAClearError() {
-    let line: UInt = #line; let error = #expect(throws: CurrentFeaturesUndefined.self) { try Features.current() }
+    let line: UInt = #line + 1
+    let error = #expect(throws: CurrentFeaturesUndefined.self) { try Features.current() }
     #expect(error?.diagnostic.location?.description == "ArborTests/CurrentFeaturesTests.swift:\(line)")
-    #expect(error?.description == "CurrentFeaturesUndefined: no current features in this task (ArborTests/CurrentFeaturesTests.swift:\(line))")
+    #expect(
+      error?.description
+        == "CurrentFeaturesUndefined: no current features in this task (ArborTests/CurrentFeaturesTests.swift:\(line))")
   }
 
   @Test func codeBelowABlockReadsItsFeatures() throws {

@@ -93,7 +93,8 @@ import Testing
     let root = FeaturesRoot { registry in
       registry.use(
         .disposable { (level: Int, features) in
-          level == 0 ? Depth(value: 0) : Depth(value: 1 + (try features.instance(of: Depth.self, context: level - 1)).value)
+          level == 0
+            ? Depth(value: 0) : Depth(value: 1 + (try features.instance(of: Depth.self, context: level - 1)).value)
         })
     }
     #expect(try root.instance(of: Depth.self, context: 5).value == 5)

@@ -15,7 +15,8 @@ import Testing
   }
 
   @Test func aBranchResolvesFromItsAncestorsUpToTheRoot() throws {
-    let request = try root().branch(SessionScope.self, context: Session(user: "ann")).branch(RequestScope.self, context: 1)
+    let request = try root().branch(SessionScope.self, context: Session(user: "ann")).branch(
+      RequestScope.self, context: 1)
     let tagged: Tagged = try request.instance(context: "x")
     #expect(tagged.tag == "root x")
   }

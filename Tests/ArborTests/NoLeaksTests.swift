@@ -18,10 +18,11 @@ import Testing
         // Every instance keeps the features it was loaded with, as real implementations do.
         registry.use(.cacheable { features in Holder(object: .init(live), features: features) })
         registry.use(.disposable { _ in Disposed(object: .init(live)) })
-        registry.use(.cacheable { (id: Int, features) in
-          _ = try features.instance(of: Holder.self)
-          return Account(id: id, serial: 0)
-        })
+        registry.use(
+          .cacheable { (id: Int, features) in
+            _ = try features.instance(of: Holder.self)
+            return Account(id: id, serial: 0)
+          })
       }
     }
   }

@@ -29,7 +29,8 @@ import Testing
   }
 
   @Test func loadersKeepTheirNameAndWhereTheyWereWritten() {
-    let line: UInt = #line; let loader: FeatureLoader = .disposable { _ in Printer(print: { _ in }) }
+    let line: UInt = #line + 1
+    let loader: FeatureLoader = .disposable { _ in Printer(print: { _ in }) }
     #expect(loader.implementation == "Printer.loadersKeepTheirNameAndWhereTheyWereWritten()")
     #expect(loader.location.description == "ArborTests/RegistrationTests.swift:\(line)")
     #expect(FeatureLoader.implementation(TaggedImplementation.self).implementation == "TaggedImplementation")

@@ -54,7 +54,8 @@ public struct Resolved<F: Feature>: Sendable {
   ///   - line: The declaration's line; captured for you.
   public init(in features: Features? = nil, context: F.Context, file: StaticString = #fileID, line: UInt = #line) {
     storage = Storage(
-      features: features ?? Features.currentInTask, context: context, location: SourceLocation(fileID: file, line: line))
+      features: features ?? Features.currentInTask, context: context, location: SourceLocation(fileID: file, line: line)
+    )
   }
 
   /// A property resolved from `features`, or from the task's current features, for a feature
@@ -73,7 +74,8 @@ public struct Resolved<F: Feature>: Sendable {
     // context fails at resolution with a diagnostic that says to pass one.
     let context = (() as? F.Context) ?? (NoContext() as? F.Context)
     storage = Storage(
-      features: features ?? Features.currentInTask, context: context, location: SourceLocation(fileID: file, line: line))
+      features: features ?? Features.currentInTask, context: context, location: SourceLocation(fileID: file, line: line)
+    )
   }
 
   /// The resolved instance; on failure, reported and read as the placeholder.

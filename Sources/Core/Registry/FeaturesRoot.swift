@@ -36,7 +36,8 @@ package enum RootDefinition {
   package static func make(
     at location: SourceLocation? = nil, _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
   ) -> ScopeDefinition {
-    var registry = FeaturesRegistry<RootFeaturesScope>(content: ScopeContent(scope: RootFeaturesScope.self, location: nil))
+    var registry = FeaturesRegistry<RootFeaturesScope>(
+      content: ScopeContent(scope: RootFeaturesScope.self, location: nil))
     define(&registry)
     var conflicts: [Diagnostic] = []
     let definition = ScopeDefinition(registry.content, parentTable: nil, parentPath: [], reporting: &conflicts)

@@ -68,11 +68,12 @@ package final class ScopeDefinition: Sendable {
     self.bindings = bindings
     slotCount = slots
 
-    var entries: [FeatureTable.Entry] = parentTable?.entries.map { entry in
-      var entry = entry
-      entry.depth += 1
-      return entry
-    } ?? []
+    var entries: [FeatureTable.Entry] =
+      parentTable?.entries.map { entry in
+        var entry = entry
+        entry.depth += 1
+        return entry
+      } ?? []
     for binding in bindings {
       let entry = FeatureTable.Entry(binding)
       if let index = entries.firstIndex(where: { $0.key == entry.key }) {
@@ -86,7 +87,8 @@ package final class ScopeDefinition: Sendable {
     var children: [ObjectIdentifier: ScopeDefinition] = [:]
     let scopePath = self.scopePath
     for child in content.scopes {
-      children[ObjectIdentifier(child.scope)] = ScopeDefinition(child, parentTable: table, parentPath: scopePath, reporting: &reporting)
+      children[ObjectIdentifier(child.scope)] = ScopeDefinition(
+        child, parentTable: table, parentPath: scopePath, reporting: &reporting)
     }
     self.children = children
     for binding in bindings where !binding.conflicts.isEmpty {
