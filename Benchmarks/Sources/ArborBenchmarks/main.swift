@@ -190,4 +190,4 @@ print(table, terminator: "")
 print(
   "\nscale \(settings.scale), \(settings.samples) samples per median; "
     + "ratios are Arbor's median ÷ the other's (lower is better for Arbor), "
-    + "but for e's throughput row (higher is better).")
+    + "but in the throughput rows of e and e′, a library's own 2-thread ÷ 1-thread throughput (higher is better).")

@@ -13,33 +13,24 @@ import Synchronization
 /// try greeter.greet()
 /// ```
 public struct Features: Sendable {
-  /// Keeps the branch alive: the features users hold; `nil` in a loader's.
-  @usableFromInline let retained: Branch?
-  /// A loader's way to its branch, which does not keep it alive; `nil` in user features.
-  @usableFromInline let anchor: BranchAnchor?
-  /// The branch without a reference count, for the hot paths, which read only trivial fields so
-  /// that the optimiser has nothing to retain: `retained` keeps it alive in user features; in a
-  /// loader's, it may be used only while that branch's own load runs on this thread.
-  @usableFromInline let reference: Unmanaged<Branch>
-  /// 0 in user features; in a loader's, the ``BranchAnchor/identity`` of its branch, which tells whether
-  /// the innermost load on this thread is that branch's.
-  @usableFromInline let identity: UInt64
+  /// What these features keep alive: the branch, in the features users hold; the branch's anchor,
+  /// in a loader's, which does not keep the branch alive. Never read: `address` is.
+  @usableFromInline let owner: any AnyObject & Sendable
+  /// What the hot paths read instead, a plain word that the optimiser cannot retain: the branch's
+  /// address in user features (bit 0 clear); the anchor's address with bit 0 set in a loader's.
+  @usableFromInline let address: UInt
 
   /// Features that keep `branch` alive: what users hold.
   package init(_ branch: Branch) {
-    retained = branch
-    anchor = nil
-    reference = Unmanaged.passUnretained(branch)
-    identity = 0
+    owner = branch
+    address = UInt(bitPattern: Unmanaged.passUnretained(branch).toOpaque())
   }
 
   /// Features handed to a loader of `anchor`'s branch: they do not keep it alive.
   @usableFromInline
   init(anchor: BranchAnchor) {
-    retained = nil
-    self.anchor = anchor
-    reference = anchor.reference
-    identity = anchor.identity
+    owner = anchor
+    address = UInt(bitPattern: Unmanaged.passUnretained(anchor).toOpaque()) | 1
   }
 
   /// Features handed to a loader: they do not keep `branch` alive.
@@ -47,22 +38,36 @@ public struct Features: Sendable {
     self.init(anchor: branch.anchor.takeUnretainedValue())
   }
 
+  /// The branch of user features, which they keep alive.
+  @inlinable @inline(__always)
+  var retainedBranch: Unmanaged<Branch>? {
+    address & 1 == 0 ? Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped) : nil
+  }
+
+  /// The anchor of a loader's features, which they keep alive.
+  @inlinable @inline(__always)
+  var anchor: Unmanaged<BranchAnchor>? {
+    address & 1 == 1 ? Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address & ~1).unsafelyUnwrapped) : nil
+  }
+
   /// The branch these features view.
   @inlinable @inline(__always)
   package func branch(at location: SourceLocation) throws -> Branch {
-    if let retained { return retained }
-    if let branch = anchor?.branch { return branch }
+    if let branch = retainedBranch { return branch.takeUnretainedValue() }
+    if let branch = anchor.unsafelyUnwrapped.takeUnretainedValue().branch { return branch }
     throw Self.released(at: location)
   }
 
   /// The branch, if it is certainly alive without loading the weak reference: always in user
   /// features; in a loader's, while the innermost load on this thread is its branch's, since that
-  /// load keeps it alive (and the identity, unlike an address, is never reused).
+  /// load keeps it alive (see ``BranchAnchor/identity(_:)``).
   @inlinable @inline(__always)
   var borrowedBranch: Unmanaged<Branch>? {
-    if identity == 0 { return reference }
+    if let branch = retainedBranch { return branch }
+    let anchor = anchor.unsafelyUnwrapped
     let top = LoadingThread.currentReference._withUnsafeGuaranteedRef { $0.top }
-    return top?.pointee.identity == identity ? reference : nil
+    guard top?.pointee.identity == BranchAnchor.identity(anchor) else { return nil }
+    return anchor._withUnsafeGuaranteedRef { $0.reference }
   }
 
   /// Runs `body` with the branch these features view, kept alive for the call as cheaply as can be:
@@ -135,21 +140,24 @@ public struct Features: Sendable {
     // a few loads and no call. Anything else (a load, features handed to a loader, a failure) is
     // specialised too, but out of line, where the optimiser may retain the branch without moving
     // that retain onto this path.
-    if identity == 0, let instance = reference._withUnsafeGuaranteedRef({ $0.peek(feature) }) { return instance }
+    if let branch = retainedBranch, let instance = branch._withUnsafeGuaranteedRef({ $0.peek(feature) }) {
+      return instance
+    }
     return try resolve(feature, context: context, at: SourceLocation(fileID: file, line: line))
   }
 
   /// Resolves through the branch of these features, whatever it takes.
   @inlinable @inline(never)
   func resolve<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
-    if identity == 0 {
-      return try reference._withUnsafeGuaranteedRef { try $0.resolve(feature, context: context, at: location) }
+    if let branch = retainedBranch {
+      return try branch._withUnsafeGuaranteedRef { try $0.resolve(feature, context: context, at: location) }
     }
     // A loader's features: the thread's state answers whether the branch is borrowed, and then
     // serves the load, if the request is one.
+    let anchor = anchor.unsafelyUnwrapped
     let thread = LoadingThread.currentReference
-    if thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == identity {
-      return try reference._withUnsafeGuaranteedRef {
+    if thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
+      return try anchor._withUnsafeGuaranteedRef { $0.reference }._withUnsafeGuaranteedRef {
         try $0.resolve(feature, context: context, at: location, thread: thread)
       }
     }

@@ -83,16 +83,17 @@ extension Branch {
     if entry.isAsync { throw requiresAwait(feature, entry: entry, at: location) }
     return try (thread ?? LoadingThread.currentReference)._withUnsafeGuaranteedRef { thread in
       try checkCycle(feature, context: context, thread: thread, at: location)
-      return try anchor._withUnsafeGuaranteedRef { anchor in
+      let anchor = self.anchor
+      return try anchor._withUnsafeGuaranteedRef { anchorObject in
         var frame = LoadFrame(
           feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: thread.top,
-          identity: anchor.identity)
+          identity: BranchAnchor.identity(anchor))
         return try withUnsafeMutablePointer(to: &frame) { frame in
           thread.top = frame
           defer { thread.top = frame.pointee.parent }
           do {
             return try Unmanaged<Loader<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { loader in
-              let features = Features(anchor: anchor)
+              let features = Features(anchor: anchorObject)
               // A loader never sees its requester's current features (keeping them would leak the
               // requester's branch into a cached instance); only pay for the task-local when there are some.
               guard Features.hasCurrentInTask else { return try loader(context, features) }

@@ -12,31 +12,35 @@ package protocol FeatureOverrides: AnyObject, Sendable {
 
 /// A node of a features tree: a scope's definition, a context, and the instances cached here.
 ///
-/// Cached instances without a context are published in atomic slots, one per cacheable the scope
-/// registers, so a cached resolve is a table lookup and an acquiring load: no lock, no allocation,
-/// no reference count. A slot holds one of:
+/// Cached instances without a context live in slots, one per cacheable the scope registers, in one
+/// buffer with the branch's context (`storage`): a cached resolve is a table lookup, an acquiring
+/// load of the slot's state word and a copy of the instance stored in place; no lock, no
+/// allocation, no reference count. A state word holds one of:
 /// - `0`: nothing loaded yet;
-/// - the address of a retained `Box<F>` (aligned, so its low bits are clear): the instance;
+/// - ``loaded``: the instance is stored;
 /// - the address of the owning thread's `LoadingThread` with bit 0 set: a load in progress, and
 ///   bit 1 set too once another request waits for it (its `InFlight` is then in `state`).
 ///
 /// The first request claims an empty slot with one compare-and-exchange and publishes the instance
-/// with one exchange; the branch's lock is taken only when a request must wait for another's load.
+/// with one exchange; the branch's lock is made and taken only when a request must wait for
+/// another's load.
 @usableFromInline
 package final class Branch: @unchecked Sendable {
-  // Sendable: every stored property is immutable except the slots (atomics) and `state` (a Lock);
-  // the slot buffer is allocated in init and freed in deinit, when no reader remains.
+  // Sendable: every stored property is immutable except the slots' state words (atomics), what
+  // `state` guards (a Lock), and the path, anchor and lock, each published once by an atomic
+  // compare-and-exchange. An instance is written before its state word is set with release
+  // ordering and never written again; the storage is freed in deinit, when no reader remains.
   package let definition: ScopeDefinition
   @usableFromInline package let parent: Branch?
   /// Where this branch is, for diagnostics; see ``path``.
   private let pathStorage: Atomic<UInt>
-  package let overrides: (any FeatureOverrides)?
+  /// The test container's overrides, as one word rather than an existential's two: read only off
+  /// the hot path, through ``overrides``.
+  private let overridesObject: (any AnyObject & Sendable)?
   /// `parent` without a reference count, for walking up while resolving; `parent` keeps it alive.
   @usableFromInline let parentReference: Unmanaged<Branch>?
   /// The scope's feature table; `definition` keeps its buckets alive.
   @usableFromInline let table: FeatureTable.Lookup
-  /// Whether a test container's overrides are consulted before the table.
-  @usableFromInline let isOverridden: Bool
   /// What this branch caches: a state word per slot, then each slot's instance, in place (laid
   /// out by `FeatureTable.Storage`).
   @usableFromInline let storage: UnsafeMutableRawPointer
@@ -45,11 +49,14 @@ package final class Branch: @unchecked Sendable {
   /// The type of the context stored in `storage` at `contextOffset`; `nil` when the branch was made
   /// from a path alone (a test container's copy), whose contexts only `path` holds.
   @usableFromInline let contextType: (any Any.Type)?
-  @usableFromInline let contextOffset: Int
   /// This branch's ``BranchAnchor``, retained, once a load made it; 0 before.
   @usableFromInline let anchorStorage = Atomic<UInt>(0)
   /// The ``state`` lock, retained, once something needed it; 0 before.
   private let stateStorage = Atomic<UInt>(0)
+  // The two small fields last, side by side, so that they share one word.
+  @usableFromInline let contextOffset: Int32
+  /// Whether a test container's overrides are consulted before the table.
+  @usableFromInline let isOverridden: Bool
 
   struct State {
     /// The loads that other requests wait for, by slot.
@@ -84,7 +91,7 @@ package final class Branch: @unchecked Sendable {
     overrides: (any FeatureOverrides)?
   ) {
     self.init(definition: definition, parent: parent, path: nil, overrides: overrides, contextType: Scope.Context.self)
-    (storage + contextOffset).initializeMemory(as: Scope.Context.self, repeating: context, count: 1)
+    (storage + Int(contextOffset)).initializeMemory(as: Scope.Context.self, repeating: context, count: 1)
   }
 
   private init(
@@ -94,7 +101,7 @@ package final class Branch: @unchecked Sendable {
     self.definition = definition
     self.parent = parent
     pathStorage = Atomic(path.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
-    self.overrides = overrides
+    overridesObject = overrides
     parentReference = parent.map { Unmanaged.passUnretained($0) }
     table = definition.table.lookup
     isOverridden = overrides != nil
@@ -102,7 +109,8 @@ package final class Branch: @unchecked Sendable {
     self.contextType = contextType
     let layout = table.layout.pointee
     let context = contextType.map { Self.layout($0) } ?? (size: 0, alignment: 1)
-    contextOffset = (layout.byteCount + context.alignment - 1) / context.alignment * context.alignment
+    let contextOffset = (layout.byteCount + context.alignment - 1) / context.alignment * context.alignment
+    self.contextOffset = Int32(contextOffset)
     let byteCount = contextOffset + context.size
     if byteCount == 0 {
       storage = noStorage
@@ -128,7 +136,7 @@ package final class Branch: @unchecked Sendable {
     if path != 0 { Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: path)!).release() }
     let anchor = anchorStorage.load(ordering: .acquiring)
     if anchor != 0 { Unmanaged<BranchAnchor>.fromOpaque(UnsafeRawPointer(bitPattern: anchor)!).release() }
-    if let contextType { Self.destroy(contextType, at: storage + contextOffset) }
+    if let contextType { Self.destroy(contextType, at: storage + Int(contextOffset)) }
     guard storage != noStorage else { return }
     let layout = table.layout.pointee
     // No load can be in progress: a load keeps its branch alive.
@@ -137,6 +145,12 @@ package final class Branch: @unchecked Sendable {
     }
     slots.deinitialize(count: layout.count)
     storage.deallocate()
+  }
+
+  /// The test container's overrides, if this branch is one's.
+  package var overrides: (any FeatureOverrides)? {
+    // Only a `FeatureOverrides` is ever stored (see `init`).
+    overridesObject.map { $0 as! any FeatureOverrides }
   }
 
   /// What loads share under a lock: loads that other requests wait for, multiton caches, async
@@ -172,7 +186,7 @@ package final class Branch: @unchecked Sendable {
 
   /// The path of this branch of `Scope`: only a branch made with a typed context has none yet.
   private func makePath<Scope: FeaturesScope>(_ scope: Scope.Type) -> ScopePath {
-    let context = (storage + contextOffset).assumingMemoryBound(to: Scope.Context.self).pointee
+    let context = (storage + Int(contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee
     return ScopePath(scope, context: context, parent: parent.unsafelyUnwrapped.path)
   }
 
@@ -183,14 +197,14 @@ package final class Branch: @unchecked Sendable {
   func context<Scope: FeaturesScope>(in scope: Scope.Type) -> Scope.Context? {
     let key = FeatureTable.key(scope)
     if scopeKey == key {
-      return contextType == nil ? nil : (storage + contextOffset).assumingMemoryBound(to: Scope.Context.self).pointee
+      return contextType == nil ? nil : (storage + Int(contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee
     }
     var next = parentReference
     while let branch = next {
       let found = branch._withUnsafeGuaranteedRef { branch -> (isScope: Bool, context: Scope.Context?) in
         guard branch.scopeKey == key else { return (false, nil) }
         guard branch.contextType != nil else { return (true, nil) }
-        return (true, (branch.storage + branch.contextOffset).assumingMemoryBound(to: Scope.Context.self).pointee)
+        return (true, (branch.storage + Int(branch.contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee)
       }
       if found.isScope { return found.context }
       next = branch._withUnsafeGuaranteedRef { $0.parentReference }
@@ -263,7 +277,7 @@ package final class Branch: @unchecked Sendable {
 
   @usableFromInline
   func makeAnchor() -> Unmanaged<BranchAnchor> {
-    let made = Unmanaged.passRetained(BranchAnchor(self, identity: LoadingThread.current.newIdentity()))
+    let made = Unmanaged.passRetained(BranchAnchor(self))
     let (stored, existing) = anchorStorage.compareExchange(
       expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
     if stored { return made }
@@ -287,13 +301,17 @@ final class BranchAnchor: Sendable {
   @usableFromInline weak let branch: Branch?
   /// The branch without a reference count: valid while one of its loads runs.
   @usableFromInline let reference: Unmanaged<Branch>
-  /// Unique to the branch for the life of the process, unlike its address, which a later branch
-  /// may reuse: lets features handed to a loader recognise their branch's load on a thread's path.
-  @usableFromInline let identity: UInt64
 
-  init(_ branch: Branch, identity: UInt64) {
+  init(_ branch: Branch) {
     self.branch = branch
     reference = Unmanaged.passUnretained(branch)
-    self.identity = identity
+  }
+
+  /// What lets features handed to a loader recognise their branch's load on a thread's path: the
+  /// anchor's address. Unlike the branch's, it cannot be reused while any such features exist,
+  /// since they keep the anchor alive.
+  @inlinable @inline(__always)
+  static func identity(_ anchor: Unmanaged<BranchAnchor>) -> UInt64 {
+    UInt64(UInt(bitPattern: anchor.toOpaque()))
   }
 }

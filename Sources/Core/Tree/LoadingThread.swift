@@ -19,7 +19,8 @@ struct LoadFrame {
   @usableFromInline let context: any Sendable
   let location: SourceLocation
   @usableFromInline let parent: UnsafeMutablePointer<LoadFrame>?
-  /// The identity (``BranchAnchor/identity``) of the loading branch; 0 for frames of no running load.
+  /// The identity (``BranchAnchor/identity(_:)``) of the loading branch; 0 for frames of no running
+  /// load.
   @usableFromInline let identity: UInt64
 
   @usableFromInline
@@ -46,27 +47,6 @@ final class LoadingThread: @unchecked Sendable {
   // `top` is only touched by the owning thread. Unchecked exclusivity: with one owner the runtime
   // check could never fire, and it would cost two calls on every load.
   @exclusivity(unchecked) @usableFromInline var top: UnsafeMutablePointer<LoadFrame>?
-  /// The next branch identity this thread hands out, and the end of its block of them.
-  @exclusivity(unchecked) private var nextIdentity: UInt64 = 0
-  @exclusivity(unchecked) private var identitiesEnd: UInt64 = 0
-
-  /// Where the next block of branch identities starts; 0 is never handed out.
-  private static let identityBlocks = Atomic<UInt64>(1)
-  private static var identityBlockSize: UInt64 { 1 << 16 }
-
-  /// A branch identity no other branch of this process has had or will have.
-  ///
-  /// From a block of this thread's, so that making branches on several threads does not contend
-  /// on one counter.
-  func newIdentity() -> UInt64 {
-    if nextIdentity == identitiesEnd {
-      nextIdentity = Self.identityBlocks.add(Self.identityBlockSize, ordering: .relaxed).oldValue
-      identitiesEnd = nextIdentity + Self.identityBlockSize
-    }
-    defer { nextIdentity += 1 }
-    return nextIdentity
-  }
-
   /// The wait-for graph lock: taken only when a thread is about to wait for another's load.
   static let waits = Lock<[ObjectIdentifier: InFlight]>.make([:])
 
