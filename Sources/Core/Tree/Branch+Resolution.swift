@@ -135,7 +135,8 @@ extension Branch {
 
   /// The error of a synchronous request that would have to run an async loader.
   @usableFromInline
-  func requiresAwait<F: Feature>(_ feature: F.Type, entry: FeatureTable.Entry, at location: SourceLocation) -> any Error {
+  func requiresAwait<F: Feature>(_ feature: F.Type, entry: FeatureTable.Entry, at location: SourceLocation) -> any Error
+  {
     FeatureRequiresAwait(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
   }
 

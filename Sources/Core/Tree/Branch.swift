@@ -160,7 +160,9 @@ package final class Branch: @unchecked Sendable {
   /// made on first use: a branch costs no lock until one of its loads is contended.
   var state: Lock<State> {
     let stored = stateStorage.load(ordering: .acquiring)
-    if stored != 0 { return Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
+    if stored != 0 {
+      return Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
+    }
     let made = Unmanaged.passRetained(Lock.make(State()))
     let (published, existing) = stateStorage.compareExchange(
       expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
@@ -175,7 +177,9 @@ package final class Branch: @unchecked Sendable {
   /// Made on first use from the scope and the context this branch keeps typed, and kept.
   package var path: ScopePath {
     let stored = pathStorage.load(ordering: .acquiring)
-    if stored != 0 { return Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
+    if stored != 0 {
+      return Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
+    }
     let made = Unmanaged.passRetained(makePath(definition.scope))
     let (published, existing) = pathStorage.compareExchange(
       expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
@@ -197,7 +201,8 @@ package final class Branch: @unchecked Sendable {
   func context<Scope: FeaturesScope>(in scope: Scope.Type) -> Scope.Context? {
     let key = FeatureTable.key(scope)
     if scopeKey == key {
-      return contextType == nil ? nil : (storage + Int(contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee
+      return contextType == nil
+        ? nil : (storage + Int(contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee
     }
     var next = parentReference
     while let branch = next {
