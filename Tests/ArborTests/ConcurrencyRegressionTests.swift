@@ -43,8 +43,14 @@ import Testing
     }
   }
 
-  @Test func asyncLoadsWaitingForEachOtherThroughANestedLoadFail() async throws {
-    struct C: CacheableFeature { static var placeholder: C { C() } }
+  struct Nested: CacheableFeature { static var placeholder: Nested { Nested() } }
+  struct Disposed: DisposableFeature { static var placeholder: Disposed { Disposed() } }
+
+  /// Alpha's load waits, through `Middle`, for Beta's load, which waits for Alpha's: both fail.
+  func loadsWaitingForEachOther<Middle: Feature>(
+    through middle: Middle.Type, context: Middle.Context,
+    _ loader: (@escaping @Sendable (Features) async throws -> Middle) -> FeatureLoader
+  ) async throws -> [String] {
     let aStarted = Flag()
     let bStarted = Flag()
     let root = FeaturesRoot { registry in
@@ -52,63 +58,49 @@ import Testing
         .cacheable { features async throws in
           aStarted.raise()
           _ = await bStarted.suspendUntilRaised()
-          _ = try await features.instance(of: C.self)
+          _ = try await features.instance(of: Middle.self, context: context)
           return Alpha()
         })
       registry.use(
-        .cacheable { features async throws in
+        loader { features in
           _ = try await features.instance(of: Beta.self)
-          return C()
+          return Middle.placeholder
         })
       registry.use(
         .cacheable { features async throws in
           bStarted.raise()
           _ = await aStarted.suspendUntilRaised()
-          try await Task.sleep(for: .milliseconds(20))  // let A's load reach C and wait for B
+          try await Task.sleep(for: .milliseconds(20))  // let Alpha's load reach Middle and wait for Beta
           _ = try await features.instance(of: Alpha.self)
           return Beta()
         })
     }
-    let outcomes = try await withTimeout {
-      let alpha = Task { try await root.instance(of: Alpha.self) }
-      let beta = Task { try await root.instance(of: Beta.self) }
-      return [await alpha.result.isFailure, await beta.result.isFailure]
+    let results = try await withTimeout { () async throws -> [Result<Void, any Error>] in
+      let alpha = Task { _ = try await root.instance(of: Alpha.self) }
+      let beta = Task { _ = try await root.instance(of: Beta.self) }
+      return [await alpha.result, await beta.result]
     }
-    #expect(outcomes == [true, true])
+    return results.map(Self.outcome)
+  }
+
+  static func outcome(_ result: Result<Void, any Error>) -> String {
+    switch result {
+    case .success: "loaded"
+    case .failure(let error as FeatureLoadingFailed): "FeatureLoadingFailed(\(type(of: error.cause)))"
+    case .failure(let error): "\(type(of: error))"
+    }
+  }
+
+  @Test func asyncLoadsWaitingForEachOtherThroughANestedLoadFail() async throws {
+    let outcomes = try await loadsWaitingForEachOther(through: Nested.self, context: NoContext()) { .cacheable($0) }
+    #expect(!outcomes.contains("loaded"))
+    #expect(outcomes.contains("CircularDependency") || outcomes.contains("FeatureLoadingFailed(CircularDependency)"))
   }
 
   @Test func asyncLoadsWaitingForEachOtherThroughADisposableFail() async throws {
-    struct D: DisposableFeature { static var placeholder: D { D() } }
-    let aStarted = Flag()
-    let bStarted = Flag()
-    let root = FeaturesRoot { registry in
-      registry.use(
-        .cacheable { features async throws in
-          aStarted.raise()
-          _ = await bStarted.suspendUntilRaised()
-          _ = try await features.instance(of: D.self)
-          return Alpha()
-        })
-      registry.use(
-        .disposable { features async throws in
-          _ = try await features.instance(of: Beta.self)
-          return D()
-        })
-      registry.use(
-        .cacheable { features async throws in
-          bStarted.raise()
-          _ = await aStarted.suspendUntilRaised()
-          try await Task.sleep(for: .milliseconds(20))
-          _ = try await features.instance(of: Alpha.self)
-          return Beta()
-        })
-    }
-    let outcomes = try await withTimeout {
-      let alpha = Task { try await root.instance(of: Alpha.self) }
-      let beta = Task { try await root.instance(of: Beta.self) }
-      return [await alpha.result.isFailure, await beta.result.isFailure]
-    }
-    #expect(outcomes == [true, true])
+    let outcomes = try await loadsWaitingForEachOther(through: Disposed.self, context: ()) { .disposable($0) }
+    #expect(!outcomes.contains("loaded"))
+    #expect(outcomes.contains("CircularDependency") || outcomes.contains("FeatureLoadingFailed(CircularDependency)"))
   }
 
   @Test func anAsyncRequestForAConflictingFeatureThrowsTheConflict() async throws {
