@@ -112,6 +112,27 @@ import Testing
     #expect(controller.greeter.user() == "ann")
   }
 
+  struct AccountHandler {
+    static let declaration: UInt = #line + 1
+    @Resolved var account: Account  // Account takes a context: this declaration forgot it
+  }
+
+  @Test func aFeatureThatTakesAContextMustBeDeclaredWithOne() throws {
+    let handler = try root.withCurrent { AccountHandler() }
+    let error = #expect(throws: ResolvedContextMissing.self) { try handler.$account.instance() }
+    #expect(
+      error?.diagnostic.renderedTree() == """
+        ResolvedContextMissing: Account needs a context to resolve
+        ├─ requested at: ArborTests/CurrentFeaturesTests.swift:\(AccountHandler.declaration)
+        └─ fix: declare it with a context: @Resolved(context: ...) var property: Account
+        """)
+    let accounts = FeaturesRoot { registry in
+      registry.use(.cacheable { (id: Int, _) in Account(id: id, serial: 0) })
+    }
+    let declared = Resolved<Account>(in: accounts, context: 7)
+    #expect(try declared.instance().id == 7)
+  }
+
   @Test func aFailureIsArborsDiagnosticWithTheDeclarationSite() throws {
     let handler = GreetingHandler()  // no current features here
     let error = #expect(throws: CurrentFeaturesUndefined.self) { try handler.$greeter.instance() }
