@@ -148,6 +148,22 @@ import Testing
   }
 }
 
+extension ConcurrencyRegressionTests {
+  @Test func anAsyncLoaderNeverSeesItsRequestersCurrentFeatures() async throws {
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { _ async in
+          let sees = (try? Features.current().context(for: SessionScope.self))?.user ?? "root"
+          return Counter(name: sees, serial: 0)
+        })
+      registry.defineScope(SessionScope.self) { _ in }
+    }
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let counter = try await session.withCurrent { try await session.instance(of: Counter.self) }
+    #expect(counter.name == "root")
+  }
+}
+
 /// Runs `body`, failing the test instead of hanging if it takes longer than `seconds`.
 func withTimeout<R: Sendable>(
   seconds: Double = 10, _ body: @escaping @Sendable () async throws -> R

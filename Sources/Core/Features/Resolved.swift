@@ -53,9 +53,7 @@ public struct Resolved<F: Feature>: Sendable {
   ///   - file: The declaration's file; captured for you.
   ///   - line: The declaration's line; captured for you.
   public init(in features: Features? = nil, context: F.Context, file: StaticString = #fileID, line: UInt = #line) {
-    storage = Storage(
-      features: features ?? Features.currentInTask, context: context, location: SourceLocation(fileID: file, line: line)
-    )
+    self.init(features, context: context, at: SourceLocation(fileID: file, line: line))
   }
 
   /// A property resolved from `features`, or from the task's current features, for a feature
@@ -73,9 +71,11 @@ public struct Resolved<F: Feature>: Sendable {
     // Unconstrained, so that `@Resolved var x: X` default-initialises; a feature that needs a
     // context fails at resolution with a diagnostic that says to pass one.
     let context = (() as? F.Context) ?? (NoContext() as? F.Context)
-    storage = Storage(
-      features: features ?? Features.currentInTask, context: context, location: SourceLocation(fileID: file, line: line)
-    )
+    self.init(features, context: context, at: SourceLocation(fileID: file, line: line))
+  }
+
+  private init(_ features: Features?, context: F.Context?, at location: SourceLocation) {
+    storage = Storage(features: features ?? Features.currentInTask, context: context, location: location)
   }
 
   /// The resolved instance; on failure, reported and read as the placeholder.

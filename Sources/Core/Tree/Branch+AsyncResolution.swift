@@ -202,11 +202,10 @@ extension Branch {
     let loader = binding.registration.payload as! AsyncLoader<F>  // an async registration holds one
     do {
       return try await AsyncFrame.$current.withValue(frame) {
-        // The loader's current features are its own branch's, never its requester's.
-        Features.willSetCurrentInTask()
-        return try await Features.$currentInTask.withValue(Features(loading: self)) {
-          try await loader.load(context, Features(loading: self))
-        }
+        let features = Features(loading: self)
+        // As for synchronous loaders: never the requester's current features, only these.
+        guard Features.hasCurrentInTask else { return try await loader.load(context, features) }
+        return try await Features.$currentInTask.withValue(features) { try await loader.load(context, features) }
       }
     } catch let error as CircularDependency {
       throw error
