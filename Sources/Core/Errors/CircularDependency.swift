@@ -22,7 +22,7 @@ public struct CircularDependency: DiagnosticError {
   /// The whole resolution path with the site of every request, and how to break the loop.
   public let diagnostic: Diagnostic
 
-  init(_ frames: [LoadFrame], closingWith feature: any Feature.Type, in branch: Branch, at location: SourceLocation) {
+  init(_ frames: [LoadStep], closingWith feature: any Feature.Type, in branch: Branch, at location: SourceLocation) {
     let start = frames.firstIndex { $0.feature == feature } ?? 0
     path = frames[start...].map(\.feature) + [feature]
     var members: [String] = []

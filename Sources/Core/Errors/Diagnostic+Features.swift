@@ -6,7 +6,7 @@ extension Diagnostic {
   /// The path is `frames` (the loads in progress, outermost first), then `last` requested at
   /// `location` when given: the request that failed.
   init(
-    kind: String, message: String, feature: (any Any.Type)?, in branch: Branch?, frames: [LoadFrame],
+    kind: String, message: String, feature: (any Any.Type)?, in branch: Branch?, frames: [LoadStep],
     closingWith last: (any Any.Type)? = nil, at location: SourceLocation
   ) {
     self.init(
@@ -15,7 +15,7 @@ extension Diagnostic {
   }
 
   /// The resolution path of `frames`, then `last` requested at `location`.
-  static func path(_ frames: [LoadFrame], closingWith last: (any Any.Type)?, at location: SourceLocation)
+  static func path(_ frames: [LoadStep], closingWith last: (any Any.Type)?, at location: SourceLocation)
     -> [PathStep]
   {
     var path = frames.map { PathStep(feature: String(describing: $0.feature), location: $0.location) }

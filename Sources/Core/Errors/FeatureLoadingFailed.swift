@@ -27,7 +27,7 @@ public struct FeatureLoadingFailed: DiagnosticError {
   public let diagnostic: Diagnostic
 
   init(
-    _ feature: any Feature.Type, binding: Binding, cause: any Error, in branch: Branch, frames: [LoadFrame],
+    _ feature: any Feature.Type, binding: Binding, cause: any Error, in branch: Branch, frames: [LoadStep],
     at location: SourceLocation
   ) {
     self.feature = feature

@@ -18,7 +18,7 @@ public struct FeaturesScopeContextUnavailable: DiagnosticError {
   /// What failed, where, and how to fix it.
   public let diagnostic: Diagnostic
 
-  init(_ scope: any FeaturesScope.Type, in branch: Branch, frames: [LoadFrame], at location: SourceLocation) {
+  init(_ scope: any FeaturesScope.Type, in branch: Branch, frames: [LoadStep], at location: SourceLocation) {
     self.scope = scope
     var diagnostic = Diagnostic(
       kind: "FeaturesScopeContextUnavailable", message: "no context for \(scope.name)", feature: nil, in: branch,

@@ -2,7 +2,7 @@
 ///
 /// Built once per scope definition and only read afterwards, so lookups take no lock. Keys are the
 /// addresses of feature metatypes, hashed with one multiply instead of `Hasher`. Branches copy its
-/// ``Lookup`` (two words, no reference) so that resolving touches no reference count.
+/// ``Lookup`` (a few words, no reference) so that resolving touches no reference count.
 @usableFromInline
 package struct FeatureTable: Sendable {
   /// How a scope resolves one feature. Every field is trivial, so reading an entry touches no
@@ -114,34 +114,59 @@ package struct FeatureTable: Sendable {
     package let alignment: Int
   }
 
-  /// The table's buckets, as resolution reads them  /// The table's buckets, as resolution reads them: a pointer and a shift, no reference.
+  /// An entry read in place: resolution loads only the fields it needs, rather than copying the
+  /// whole entry.
+  @usableFromInline
+  package struct EntryReference {
+    @usableFromInline let pointer: UnsafePointer<Entry>
+
+    @inlinable @inline(__always)
+    init(_ pointer: UnsafePointer<Entry>) {
+      self.pointer = pointer
+    }
+
+    @inlinable package var kind: Entry.Kind { pointer.pointee.kind }
+    @inlinable package var depth: Int { pointer.pointee.depth }
+    @inlinable package var slot: Int { pointer.pointee.slot }
+    @inlinable package var offset: Int { pointer.pointee.offset }
+    @inlinable package var payload: UnsafeRawPointer { pointer.pointee.payload }
+    @inlinable package var isAsync: Bool { pointer.pointee.isAsync }
+    package var binding: Unmanaged<Binding> { pointer.pointee.binding }
+  }
+
+  /// The table as resolution reads it: the keys, probed in place, beside their entries; two
+  /// pointers and a shift, no reference.
   ///
   /// Valid while the table's storage lives, which its scope definition guarantees for every branch
   /// of the scope.
   // Sendable: the buckets are written once, before any lookup, and never again.
   @usableFromInline
   package struct Lookup: @unchecked Sendable {
-    /// `1 << capacityBits` buckets; an empty bucket is `nil`.
-    @usableFromInline let buckets: UnsafePointer<Entry?>
+    /// `1 << capacityBits` keys; an empty bucket's is 0.
+    @usableFromInline let keys: UnsafePointer<UInt>
+    /// The entry of each bucket whose key is not 0; the others are never read.
+    @usableFromInline let entries: UnsafePointer<Entry>
     /// `UInt.bitWidth - capacityBits`: the hash keeps the product's top bits, the well-mixed ones.
     @usableFromInline let shift: UInt
     /// How a branch of this scope lays out its storage.
     package let layout: UnsafePointer<BranchLayout>
 
-    init(buckets: UnsafePointer<Entry?>, shift: UInt, layout: UnsafePointer<BranchLayout>) {
-      self.buckets = buckets
+    init(keys: UnsafePointer<UInt>, entries: UnsafePointer<Entry>, shift: UInt, layout: UnsafePointer<BranchLayout>) {
+      self.keys = keys
+      self.entries = entries
       self.shift = shift
       self.layout = layout
     }
 
     /// The entry for a feature type, if this scope or an ancestor registers it.
     @inlinable @inline(__always)
-    package func entry(for key: UInt) -> Entry? {
+    package func entry(for key: UInt) -> EntryReference? {
       let mask = Int(bitPattern: UInt.max &>> shift)
       var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
       while true {
-        guard let entry = buckets[index] else { return nil }
-        if entry.key == key { return entry }
+        let found = keys[index]
+        if found == key { return EntryReference(entries + index) }
+        if found == 0 { return nil }
         index = (index &+ 1) & mask
       }
     }
@@ -150,7 +175,6 @@ package struct FeatureTable: Sendable {
   /// Owns the buckets of one table.
   private final class Buckets: Sendable {
     let lookup: Lookup
-    let count: Int
 
     init(_ entries: [Entry], storage: Storage) {
       let offsets = UnsafeMutablePointer<Int>.allocate(capacity: max(1, storage.count))
@@ -166,22 +190,24 @@ package struct FeatureTable: Sendable {
           alignment: storage.alignment))
       var capacityBits: UInt = 2
       while (1 << capacityBits) < entries.count * 2 { capacityBits += 1 }
-      count = 1 << capacityBits
+      let count = 1 << capacityBits
       let shift = UInt(UInt.bitWidth) - capacityBits
-      let buckets = UnsafeMutablePointer<Entry?>.allocate(capacity: count)
-      buckets.initialize(repeating: nil, count: count)
+      let keys = UnsafeMutablePointer<UInt>.allocate(capacity: count)
+      keys.initialize(repeating: 0, count: count)
+      // Entries are trivial: the empty buckets' stay uninitialised, and none needs deinitialising.
+      let buckets = UnsafeMutablePointer<Entry>.allocate(capacity: count)
       for entry in entries {
         var index = Int((entry.key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-        while buckets[index] != nil { index = (index + 1) & (count - 1) }
-        buckets[index] = entry
+        while keys[index] != 0 { index = (index + 1) & (count - 1) }
+        keys[index] = entry.key
+        (buckets + index).initialize(to: entry)
       }
-      lookup = Lookup(buckets: buckets, shift: shift, layout: layout)
+      lookup = Lookup(keys: keys, entries: buckets, shift: shift, layout: layout)
     }
 
     deinit {
-      let buckets = UnsafeMutablePointer(mutating: lookup.buckets)
-      buckets.deinitialize(count: count)
-      buckets.deallocate()
+      UnsafeMutablePointer(mutating: lookup.keys).deallocate()
+      UnsafeMutablePointer(mutating: lookup.entries).deallocate()
       let layout = UnsafeMutablePointer(mutating: lookup.layout)
       layout.pointee.offsets.deallocate()
       layout.pointee.slots.deallocate()
@@ -211,9 +237,8 @@ package struct FeatureTable: Sendable {
   }
 
   /// The entry for a feature type, if this scope or an ancestor registers it.
-  @inline(__always)
   package func entry(for key: UInt) -> Entry? {
-    buckets.lookup.entry(for: key)
+    buckets.lookup.entry(for: key)?.pointer.pointee
   }
 }
 

@@ -9,14 +9,14 @@ struct AsyncLoadKey: Hashable, Sendable {
 /// Async loaders may resume on any thread, so their path cannot live on a thread's stack: each
 /// load's task carries it as a task-local, inherited by the tasks its loader starts.
 final class AsyncFrame: @unchecked Sendable {
-  // Sendable: immutable; `step.parent` is always nil here.
-  let step: LoadFrame
+  // Sendable: immutable.
+  let step: LoadStep
   let parent: AsyncFrame?
   /// The load this frame runs in, for finding loads that wait for each other: its own for a
   /// cacheable, the enclosing one for a disposable.
   let load: AsyncLoadNode
 
-  init(step: LoadFrame, parent: AsyncFrame?, load: AsyncLoadNode) {
+  init(step: LoadStep, parent: AsyncFrame?, load: AsyncLoadNode) {
     self.step = step
     self.parent = parent
     self.load = load
@@ -26,12 +26,12 @@ final class AsyncFrame: @unchecked Sendable {
   @TaskLocal static var current: AsyncFrame?
 
   /// The frames from the outermost load to this one.
-  var frames: [LoadFrame] { (parent?.frames ?? []) + [step] }
+  var frames: [LoadStep] { (parent?.frames ?? []) + [step] }
 }
 
 extension LoadingThread {
   /// The resolution path of the current request: the task's async loads, then this thread's.
-  static var currentPath: [LoadFrame] {
+  static var currentPath: [LoadStep] {
     (AsyncFrame.current?.frames ?? []) + current.frames
   }
 }
@@ -40,16 +40,16 @@ extension LoadingThread {
 class AsyncLoadNode: @unchecked Sendable {
   // Sendable: immutable.
   /// The load's own step and the path that requested it; turned into frames only on failure.
-  private let step: LoadFrame?
+  private let step: LoadStep?
   private let path: AsyncFrame?
 
-  init(step: LoadFrame?, path: AsyncFrame?) {
+  init(step: LoadStep?, path: AsyncFrame?) {
     self.step = step
     self.path = path
   }
 
   /// The resolution path of the load, for the diagnostic of a loop through it.
-  var frames: [LoadFrame] { (path?.frames ?? []) + (step.map { [$0] } ?? []) }
+  var frames: [LoadStep] { (path?.frames ?? []) + (step.map { [$0] } ?? []) }
 
   /// Whether the load has ended: a wait for it no longer blocks anyone.
   var isFinished: Bool { false }
@@ -62,7 +62,7 @@ class AsyncLoadNode: @unchecked Sendable {
   ///
   /// - Returns: `nil` after `body`, or the frames that lead into the loop.
   func wait<R>(for load: AsyncLoadNode, _ body: () async throws -> R) async throws -> Result<R, LoopFound> {
-    let loop = Self.waits.withLock { waits -> [LoadFrame]? in
+    let loop = Self.waits.withLock { waits -> [LoadStep]? in
       if load === self { return frames }
       // Depth first over unfinished loads: a finished one blocks nobody, even before its waiters
       // remove their edges.
@@ -91,7 +91,7 @@ class AsyncLoadNode: @unchecked Sendable {
 
   /// A wait that would close a loop, with the frames that lead into it.
   struct LoopFound: Error {
-    let frames: [LoadFrame]
+    let frames: [LoadStep]
   }
 }
 
@@ -194,8 +194,8 @@ extension Branch {
       frame = given
     } else {
       let path = try checkedPath(feature, context: context, at: location)
-      let step = LoadFrame(
-        feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: nil)
+      let step = LoadStep(
+        feature: feature, branch: ObjectIdentifier(self), context: context, location: location)
       // A disposable is part of the load that requested it: its waits are that load's waits.
       frame = AsyncFrame(step: step, parent: path, load: path?.load ?? AsyncLoadNode(step: step, path: path))
     }
@@ -240,8 +240,8 @@ extension Branch {
     lookup: () -> F?, publish: @escaping @Sendable (F) -> Void
   ) async throws -> F {
     let path = try checkedPath(feature, context: context, at: location)
-    let step = LoadFrame(
-      feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: nil)
+    let step = LoadStep(
+      feature: feature, branch: ObjectIdentifier(self), context: context, location: location)
     let claim = state.withLock { state -> AsyncClaim<F> in
       if let instance = lookup() { return .loaded(instance) }
       if let load = state.asyncLoads[key] { return .join(unsafeDowncast(load, to: AsyncLoad<F>.self)) }

@@ -77,7 +77,7 @@ extension Branch {
   /// loader is called through its box without a reference count.
   @inlinable
   func load<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation,
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation,
     thread: Unmanaged<LoadingThread>? = nil
   ) throws -> F {
     if entry.isAsync { throw requiresAwait(feature, entry: entry, at: location) }
@@ -85,22 +85,24 @@ extension Branch {
       try checkCycle(feature, context: context, thread: thread, at: location)
       let anchor = self.anchor
       return try anchor._withUnsafeGuaranteedRef { anchorObject in
-        var frame = LoadFrame(
-          feature: feature, branch: ObjectIdentifier(self), context: context, location: location, parent: thread.top,
-          identity: BranchAnchor.identity(anchor))
-        return try withUnsafeMutablePointer(to: &frame) { frame in
-          thread.top = frame
-          defer { thread.top = frame.pointee.parent }
-          do {
-            return try Unmanaged<Loader<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { loader in
-              let features = Features(anchor: anchorObject)
-              // A loader never sees its requester's current features (keeping them would leak the
-              // requester's branch into a cached instance); only pay for the task-local when there are some.
-              guard Features.hasCurrentInTask else { return try loader(context, features) }
-              return try Features.withCurrentInTask(features) { try loader(context, features) }
+        try withUnsafePointer(to: context) { contextAddress in
+          var frame = LoadFrame(
+            feature: feature, branch: ObjectIdentifier(self), context: UnsafeRawPointer(contextAddress),
+            location: location, parent: thread.top, identity: BranchAnchor.identity(anchor))
+          return try withUnsafeMutablePointer(to: &frame) { frame in
+            thread.top = frame
+            defer { thread.top = frame.pointee.parent }
+            do {
+              return try Unmanaged<Loader<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { loader in
+                let features = Features(anchor: anchorObject)
+                // A loader never sees its requester's current features (keeping them would leak the
+                // requester's branch into a cached instance); only pay for the task-local when there are some.
+                guard Features.hasCurrentInTask else { return try loader(context, features) }
+                return try Features.withCurrentInTask(features) { try loader(context, features) }
+              }
+            } catch {
+              throw loadingFailed(feature, entry: entry, cause: error, thread: thread, at: location)
             }
-          } catch {
-            throw loadingFailed(feature, entry: entry, cause: error, thread: thread, at: location)
           }
         }
       }
@@ -128,14 +130,15 @@ extension Branch {
   func checkRepeated<F: Feature>(
     _ feature: F.Type, context: F.Context, frame: LoadFrame, thread: LoadingThread, at location: SourceLocation
   ) throws {
-    if sameContext(frame.context, context) {
+    if sameContext(frame.context.assumingMemoryBound(to: F.Context.self).pointee, context) {
       throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
     }
   }
 
   /// The error of a synchronous request that would have to run an async loader.
   @usableFromInline
-  func requiresAwait<F: Feature>(_ feature: F.Type, entry: FeatureTable.Entry, at location: SourceLocation) -> any Error
+  func requiresAwait<F: Feature>(_ feature: F.Type, entry: FeatureTable.EntryReference, at location: SourceLocation)
+    -> any Error
   {
     FeatureRequiresAwait(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
   }
@@ -144,7 +147,8 @@ extension Branch {
   /// the whole loop; anything else is wrapped with this load's diagnostic.
   @usableFromInline
   func loadingFailed<F: Feature>(
-    _ feature: F.Type, entry: FeatureTable.Entry, cause: any Error, thread: LoadingThread, at location: SourceLocation
+    _ feature: F.Type, entry: FeatureTable.EntryReference, cause: any Error, thread: LoadingThread,
+    at location: SourceLocation
   ) -> any Error {
     if let cycle = cause as? CircularDependency { return cycle }
     return FeatureLoadingFailed(
@@ -158,7 +162,8 @@ extension Branch {
   /// `self`, and the optimiser would then retain `self` around every cached read.
   @inlinable @inline(never)
   func loadSlotted<F: Feature>(
-    up depth: Int, _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
+    up depth: Int, _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference,
+    at location: SourceLocation
   ) throws -> F {
     try ancestorReference(depth)._withUnsafeGuaranteedRef { owner in
       try owner.loadSlotted(feature, context: context, entry: entry, at: location)
@@ -174,7 +179,7 @@ extension Branch {
   /// of line.
   @inlinable
   func loadSlotted<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) throws -> F {
     // An async loader's slot is claimed under `state` by the async path, never by this protocol.
     if entry.isAsync { throw requiresAwait(feature, entry: entry, at: location) }
@@ -255,7 +260,7 @@ extension Branch {
 
   /// Loads a cacheable once per context value.
   func loadMultiton<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) throws -> F {
     let multiton = multiton(feature)
     let key = ContextKey(context as! AnyHashable)  // a contextual cacheable's Context is Hashable

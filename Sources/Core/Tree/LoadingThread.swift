@@ -8,25 +8,36 @@ import Synchronization
   import Darwin
 #endif
 
+/// One step of a resolution path: a feature being loaded, where, with which context, and where it
+/// was requested. What diagnostics and async loads keep; a thread's loads keep ``LoadFrame``s.
+struct LoadStep: Sendable {
+  let feature: any Feature.Type
+  let branch: ObjectIdentifier
+  let context: any Sendable
+  let location: SourceLocation
+}
+
 /// One feature being loaded on a thread: a frame of the resolution path.
 ///
 /// Frames live on the stack of the loading call and link to the frame of the load that requested
-/// them, so the path costs no allocation.
+/// them, so the path costs no allocation. Every field is trivial, so pushing and popping a frame
+/// touches no reference count: the context stays where the loading call keeps it, and becomes a
+/// value (``step``) only when a diagnostic needs it.
 @usableFromInline
 struct LoadFrame {
   @usableFromInline let feature: any Feature.Type
   @usableFromInline let branch: ObjectIdentifier
-  @usableFromInline let context: any Sendable
-  let location: SourceLocation
+  /// The loading call's `F.Context`, valid while the frame is on the path.
+  @usableFromInline let context: UnsafeRawPointer
+  @usableFromInline let location: SourceLocation
   @usableFromInline let parent: UnsafeMutablePointer<LoadFrame>?
-  /// The identity (``BranchAnchor/identity(_:)``) of the loading branch; 0 for frames of no running
-  /// load.
+  /// The identity (``BranchAnchor/identity(_:)``) of the loading branch.
   @usableFromInline let identity: UInt64
 
-  @usableFromInline
+  @inlinable @inline(__always)
   init(
-    feature: any Feature.Type, branch: ObjectIdentifier, context: any Sendable, location: SourceLocation,
-    parent: UnsafeMutablePointer<LoadFrame>?, identity: UInt64 = 0
+    feature: any Feature.Type, branch: ObjectIdentifier, context: UnsafeRawPointer, location: SourceLocation,
+    parent: UnsafeMutablePointer<LoadFrame>?, identity: UInt64
   ) {
     self.feature = feature
     self.branch = branch
@@ -34,6 +45,15 @@ struct LoadFrame {
     self.location = location
     self.parent = parent
     self.identity = identity
+  }
+
+  /// The frame as a value that outlives it.
+  var step: LoadStep {
+    LoadStep(feature: feature, branch: branch, context: Self.context(of: feature, at: context), location: location)
+  }
+
+  private static func context<F: Feature>(of feature: F.Type, at context: UnsafeRawPointer) -> any Sendable {
+    context.assumingMemoryBound(to: F.Context.self).pointee
   }
 }
 
@@ -51,48 +71,63 @@ final class LoadingThread: @unchecked Sendable {
   static let waits = Lock<[ObjectIdentifier: InFlight]>.make([:])
 
   /// This thread's loading state, created on first use and released when the thread exits.
-  @usableFromInline static var current: LoadingThread {
-    if let existing = pthread_getspecific(threadKey) {
-      return Unmanaged<LoadingThread>.fromOpaque(existing).takeUnretainedValue()
-    }
-    let thread = LoadingThread()
-    pthread_setspecific(threadKey, Unmanaged.passRetained(thread).toOpaque())
-    return thread
-  }
+  static var current: LoadingThread { currentReference.takeUnretainedValue() }
 
   /// This thread's loading state without a reference count: the thread-specific slot keeps it
   /// alive as long as the thread runs, and only its own thread uses it.
-  @usableFromInline static var currentReference: Unmanaged<LoadingThread> {
-    if let existing = pthread_getspecific(threadKey) { return Unmanaged.fromOpaque(existing) }
-    return Unmanaged.passUnretained(current)
+  ///
+  /// The key is read from a statically initialised word rather than a lazy global, so that the
+  /// read costs no `swift_once` call.
+  @inlinable @inline(__always)
+  static var currentReference: Unmanaged<LoadingThread> {
+    let key = threadKey.load(ordering: .acquiring)
+    if key != 0, let existing = pthread_getspecific(pthread_key_t(truncatingIfNeeded: key &- 1)) {
+      return Unmanaged.fromOpaque(existing)
+    }
+    return makeCurrent()
   }
 
-  /// The frames from the outermost load to the innermost.
-  var frames: [LoadFrame] {
-    var frames: [LoadFrame] = []
+  /// The thread-specific key of every thread's loading state, plus one; 0 until the first load.
+  @usableFromInline static let threadKey = Atomic<UInt>(0)
+
+  /// Makes this thread's loading state (and the key, the first time).
+  @usableFromInline @inline(never)
+  static func makeCurrent() -> Unmanaged<LoadingThread> {
+    let key = pthread_key_t(truncatingIfNeeded: keyMaker.load(ordering: .relaxed) &- 1)
+    if let existing = pthread_getspecific(key) { return Unmanaged.fromOpaque(existing) }
+    let thread = Unmanaged.passRetained(LoadingThread())
+    pthread_setspecific(key, thread.toOpaque())
+    return thread
+  }
+
+  /// Creates the key once and publishes it in ``threadKey``.
+  private static let keyMaker: Atomic<UInt> = {
+    var key = pthread_key_t()
+    #if canImport(Darwin)
+      let destructor: @convention(c) (UnsafeMutableRawPointer) -> Void = { state in
+        Unmanaged<LoadingThread>.fromOpaque(state).release()
+      }
+    #else
+      let destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
+        if let state { Unmanaged<LoadingThread>.fromOpaque(state).release() }
+      }
+    #endif
+    precondition(pthread_key_create(&key, destructor) == 0, "Arbor could not create its thread-local key")
+    threadKey.store(UInt(key) &+ 1, ordering: .releasing)
+    return Atomic(UInt(key) &+ 1)
+  }()
+
+  /// The steps of the loads in progress, from the outermost to the innermost.
+  var frames: [LoadStep] {
+    var frames: [LoadStep] = []
     var frame = top
     while let current = frame {
-      frames.append(current.pointee)
+      frames.append(current.pointee.step)
       frame = current.pointee.parent
     }
     return frames.reversed()
   }
 }
-
-private let threadKey: pthread_key_t = {
-  var key = pthread_key_t()
-  #if canImport(Darwin)
-    let destructor: @convention(c) (UnsafeMutableRawPointer) -> Void = { state in
-      Unmanaged<LoadingThread>.fromOpaque(state).release()
-    }
-  #else
-    let destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
-      if let state { Unmanaged<LoadingThread>.fromOpaque(state).release() }
-    }
-  #endif
-  precondition(pthread_key_create(&key, destructor) == 0, "Arbor could not create its thread-local key")
-  return key
-}()
 
 /// A load in progress that other requests wait for.
 final class InFlight: @unchecked Sendable {
@@ -134,12 +169,12 @@ final class InFlight: @unchecked Sendable {
     case finished(Result<AnyObject, any Error>)
     /// Waiting would close a loop of threads waiting for each other: the frames of the threads in
     /// the loop, starting with the owner of this load.
-    case deadlock([LoadFrame])
+    case deadlock([LoadStep])
   }
 
   /// Blocks until the owner finishes, unless waiting would deadlock.
   func wait(as waiter: LoadingThread) -> Wait {
-    let loop = LoadingThread.waits.withLock { waits -> [LoadFrame]? in
+    let loop = LoadingThread.waits.withLock { waits -> [LoadStep]? in
       var owners: [LoadingThread] = []
       var load: InFlight? = self
       while let current = load, !current.isFinished {
