@@ -18,22 +18,12 @@ extension Features {
   /// - Returns: The features of the new branch.
   /// - Throws: ``FeaturesScopeUndefined`` when this branch's scope does not define `scope`;
   ///   ``FeaturesReleased``.
+  @inlinable
   public func branch<Scope: FeaturesScope>(
     _ scope: Scope.Type, context: Scope.Context, file: StaticString = #fileID, line: UInt = #line
   ) throws -> Features {
     let location = SourceLocation(fileID: file, line: line)
-    let parent = try branch(at: location)
-    let definition: ScopeDefinition
-    if let defined = parent.definition.children[ObjectIdentifier(scope)] {
-      definition = defined
-    } else if parent.overrides?.resolvesPlaceholders == true {
-      // A test container has no registry: any scope may be branched, resolving to placeholders.
-      definition = parent.definition.undefinedChild(scope)
-    } else {
-      throw FeaturesScopeUndefined(branching: scope, from: parent, at: location)
-    }
-    return Features(
-      Branch(definition: definition, parent: parent, scope: scope, context: context, overrides: parent.overrides))
+    return try withBranch(at: location) { Features(try $0.branch(scope, context: context, at: location)) }
   }
 
   /// Makes a branch of a scope whose branches carry no context.
@@ -48,6 +38,7 @@ extension Features {
   ///   - line: Where the branch is made; captured for you.
   /// - Returns: The features of the new branch.
   /// - Throws: See ``branch(_:context:file:line:)``.
+  @inlinable
   public func branch<Scope: FeaturesScope>(
     _ scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
   ) throws -> Features where Scope.Context == Void {

@@ -13,16 +13,18 @@ import Synchronization
 /// try greeter.greet()
 /// ```
 public struct Features: Sendable {
-  /// What these features keep alive: the branch, in the features users hold; the branch's anchor,
-  /// in a loader's, which does not keep the branch alive. Never read: `address` is.
+  /// What these features keep alive: the branch's ``BranchHandle``, in the features users hold;
+  /// the branch's anchor, in a loader's, which does not keep the branch alive. Never read:
+  /// `address` is.
   @usableFromInline let owner: any AnyObject & Sendable
   /// What the hot paths read instead, a plain word that the optimiser cannot retain: the branch's
   /// address in user features (bit 0 clear); the anchor's address with bit 0 set in a loader's.
   @usableFromInline let address: UInt
 
-  /// Features that keep `branch` alive: what users hold.
+  /// Features that keep `branch`, a new branch, alive: what users hold.
+  @inlinable
   package init(_ branch: Branch) {
-    owner = branch
+    owner = BranchHandle(branch)
     address = UInt(bitPattern: Unmanaged.passUnretained(branch).toOpaque())
   }
 
@@ -35,7 +37,7 @@ public struct Features: Sendable {
 
   /// Features handed to a loader: they do not keep `branch` alive.
   init(loading branch: Branch) {
-    self.init(anchor: branch.anchor.takeUnretainedValue())
+    self = branch.loaderFeatures
   }
 
   /// The branch of user features, which they keep alive.
@@ -67,7 +69,7 @@ public struct Features: Sendable {
     let anchor = anchor.unsafelyUnwrapped
     let top = LoadingThread.currentReference._withUnsafeGuaranteedRef { $0.top }
     guard top?.pointee.identity == BranchAnchor.identity(anchor) else { return nil }
-    return anchor._withUnsafeGuaranteedRef { $0.reference }
+    return anchor._withUnsafeGuaranteedRef { $0.reference.unsafelyUnwrapped }
   }
 
   /// Runs `body` with the branch these features view, kept alive for the call as cheaply as can be:
@@ -157,7 +159,7 @@ public struct Features: Sendable {
     let anchor = anchor.unsafelyUnwrapped
     let thread = LoadingThread.currentReference
     if thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
-      return try anchor._withUnsafeGuaranteedRef { $0.reference }._withUnsafeGuaranteedRef {
+      return try anchor._withUnsafeGuaranteedRef { $0.reference.unsafelyUnwrapped }._withUnsafeGuaranteedRef {
         try $0.resolve(feature, context: context, at: location, thread: thread)
       }
     }

@@ -38,6 +38,12 @@ package final class ScopeDefinition: Sendable {
   /// How many cache slots a branch of this scope has.
   package let slotCount: Int
   package let children: [ObjectIdentifier: ScopeDefinition]
+  /// `children` as branching reads it: few, so scanned rather than hashed; `children` keeps them.
+  private let childList: [(key: UInt, definition: Unmanaged<ScopeDefinition>)]
+  /// `table`'s lookup, for new branches to copy without touching the table.
+  package let lookup: FeatureTable.Lookup
+  /// The key (``FeatureTable/key(_:)``) of `scope`.
+  package let scopeKey: UInt
 
   init(
     _ content: ScopeContent, parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type],
@@ -91,8 +97,18 @@ package final class ScopeDefinition: Sendable {
         child, parentTable: table, parentPath: scopePath, reporting: &reporting)
     }
     self.children = children
+    childList = children.values.map { (FeatureTable.key($0.scope), Unmanaged.passUnretained($0)) }
+    lookup = table.lookup
+    scopeKey = FeatureTable.key(scope)
     for binding in bindings where !binding.conflicts.isEmpty {
       reporting.append(FeatureRegistrationConflict.diagnostic(binding, scopePath: scopePath))
     }
+  }
+
+  /// The definition of `scope` right below this one, if this scope defines it.
+  func child(_ scope: any FeaturesScope.Type) -> ScopeDefinition? {
+    let key = FeatureTable.key(scope)
+    for child in childList where child.key == key { return child.definition.takeUnretainedValue() }
+    return nil
   }
 }

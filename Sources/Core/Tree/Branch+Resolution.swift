@@ -83,26 +83,22 @@ extension Branch {
     if entry.isAsync { throw requiresAwait(feature, entry: entry, at: location) }
     return try (thread ?? LoadingThread.currentReference)._withUnsafeGuaranteedRef { thread in
       try checkCycle(feature, context: context, thread: thread, at: location)
-      let anchor = self.anchor
-      return try anchor._withUnsafeGuaranteedRef { anchorObject in
-        try withUnsafePointer(to: context) { contextAddress in
-          var frame = LoadFrame(
-            feature: feature, branch: ObjectIdentifier(self), context: UnsafeRawPointer(contextAddress),
-            location: location, parent: thread.top, identity: BranchAnchor.identity(anchor))
-          return try withUnsafeMutablePointer(to: &frame) { frame in
-            thread.top = frame
-            defer { thread.top = frame.pointee.parent }
-            do {
-              return try Unmanaged<Loader<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { loader in
-                let features = Features(anchor: anchorObject)
-                // A loader never sees its requester's current features (keeping them would leak the
-                // requester's branch into a cached instance); only pay for the task-local when there are some.
-                guard Features.hasCurrentInTask else { return try loader(context, features) }
-                return try Features.withCurrentInTask(features) { try loader(context, features) }
-              }
-            } catch {
-              throw loadingFailed(feature, entry: entry, cause: error, thread: thread, at: location)
+      return try withUnsafePointer(to: context) { contextAddress in
+        var frame = LoadFrame(
+          feature: feature, branch: ObjectIdentifier(self), context: UnsafeRawPointer(contextAddress),
+          location: location, parent: thread.top, identity: UInt64(loaderFeatures.address & ~1))
+        return try withUnsafeMutablePointer(to: &frame) { frame in
+          thread.top = frame
+          defer { thread.top = frame.pointee.parent }
+          do {
+            return try Unmanaged<Loader<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { loader in
+              // A loader never sees its requester's current features (keeping them would leak the
+              // requester's branch into a cached instance); only pay for the task-local when there are some.
+              guard Features.hasCurrentInTask else { return try loader(context, loaderFeatures) }
+              return try Features.withCurrentInTask(loaderFeatures) { try loader(context, loaderFeatures) }
             }
+          } catch {
+            throw loadingFailed(feature, entry: entry, cause: error, thread: thread, at: location)
           }
         }
       }

@@ -31,13 +31,14 @@ package final class Branch: @unchecked Sendable {
   // compare-and-exchange. An instance is written before its state word is set with release
   // ordering and never written again; the storage is freed in deinit, when no reader remains.
   package let definition: ScopeDefinition
-  @usableFromInline package let parent: Branch?
+  /// The parent branch, kept alive by this branch's hold on it (see ``BranchAnchor``).
+  package var parent: Branch? { parentReference?.takeUnretainedValue() }
   /// Where this branch is, for diagnostics; see ``path``.
   private let pathStorage: Atomic<UInt>
   /// The test container's overrides, as one word rather than an existential's two: read only off
   /// the hot path, through ``overrides``.
-  private let overridesObject: (any AnyObject & Sendable)?
-  /// `parent` without a reference count, for walking up while resolving; `parent` keeps it alive.
+  @usableFromInline let overridesObject: (any AnyObject & Sendable)?
+  /// `parent` without a reference count, for walking up while resolving; this branch holds it.
   @usableFromInline let parentReference: Unmanaged<Branch>?
   /// The scope's feature table; `definition` keeps its buckets alive.
   @usableFromInline let table: FeatureTable.Lookup
@@ -49,14 +50,17 @@ package final class Branch: @unchecked Sendable {
   /// The type of the context stored in `storage` at `contextOffset`; `nil` when the branch was made
   /// from a path alone (a test container's copy), whose contexts only `path` holds.
   @usableFromInline let contextType: (any Any.Type)?
-  /// This branch's ``BranchAnchor``, retained, once a load made it; 0 before.
-  @usableFromInline let anchorStorage = Atomic<UInt>(0)
+  /// The features this branch's loaders receive, made with the branch: loads hand them out
+  /// borrowed, without touching a reference count.
+  @usableFromInline let loaderFeatures: Features
   /// The ``state`` lock, retained, once something needed it; 0 before.
   private let stateStorage = Atomic<UInt>(0)
   // The two small fields last, side by side, so that they share one word.
   @usableFromInline let contextOffset: Int32
   /// Whether a test container's overrides are consulted before the table.
   @usableFromInline let isOverridden: Bool
+  /// Whether `storage` was allocated: whether this branch caches anything or carries a context.
+  private let hasStorage: Bool
 
   struct State {
     /// The loads that other requests wait for, by slot.
@@ -81,48 +85,86 @@ package final class Branch: @unchecked Sendable {
   package convenience init(
     definition: ScopeDefinition, parent: Branch?, path: ScopePath, overrides: (any FeatureOverrides)?
   ) {
-    self.init(definition: definition, parent: parent, path: path, overrides: overrides, contextType: nil)
+    self.init(definition: definition, parent: parent, path: path, overrides: overrides, context: nil)
   }
 
-  /// A branch of `Scope` carrying `context`, which it keeps typed in its own storage: loaders read
-  /// it without a dynamic cast, and its ``path`` is made only if something asks for it.
-  package convenience init<Scope: FeaturesScope>(
-    definition: ScopeDefinition, parent: Branch, scope: Scope.Type, context: Scope.Context,
-    overrides: (any FeatureOverrides)?
-  ) {
-    self.init(definition: definition, parent: parent, path: nil, overrides: overrides, contextType: Scope.Context.self)
-    (storage + Int(contextOffset)).initializeMemory(as: Scope.Context.self, repeating: context, count: 1)
+  /// A new branch of `scope` below this one, carrying `context`, which it keeps typed in its own
+  /// storage: loaders read it without a dynamic cast, and its ``path`` is made only if something
+  /// asks for it.
+  ///
+  /// Inlined, so that the context is stored without a generic call.
+  @inlinable
+  func branch<Scope: FeaturesScope>(
+    _ scope: Scope.Type, context: Scope.Context, at location: SourceLocation
+  ) throws -> Branch {
+    let child = try child(scope, context: ContextLayout(Scope.Context.self), at: location)
+    (child.storage + Int(child.contextOffset)).initializeMemory(as: Scope.Context.self, repeating: context, count: 1)
+    return child
   }
 
-  private init(
-    definition: ScopeDefinition, parent: Branch?, path: ScopePath?, overrides: (any FeatureOverrides)?,
-    contextType: (any Any.Type)?
-  ) {
-    self.definition = definition
-    self.parent = parent
-    pathStorage = Atomic(path.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
-    overridesObject = overrides
-    parentReference = parent.map { Unmanaged.passUnretained($0) }
-    table = definition.table.lookup
-    isOverridden = overrides != nil
-    scopeKey = FeatureTable.key(definition.scope)
-    self.contextType = contextType
-    let layout = table.layout.pointee
-    let context = contextType.map { Self.layout($0) } ?? (size: 0, alignment: 1)
-    let contextOffset = (layout.byteCount + context.alignment - 1) / context.alignment * context.alignment
-    self.contextOffset = Int32(contextOffset)
-    let byteCount = contextOffset + context.size
-    if byteCount == 0 {
-      storage = noStorage
-    } else {
-      storage = .allocate(byteCount: byteCount, alignment: max(layout.alignment, context.alignment))
-      let slots = storage.bindMemory(to: Atomic<UInt>.self, capacity: layout.count)
-      for slot in 0..<layout.count { (slots + slot).initialize(to: Atomic(0)) }
+  /// A new branch of `scope` below this one, with room for a context of `context`'s layout.
+  @usableFromInline
+  func child(_ scope: any FeaturesScope.Type, context: ContextLayout, at location: SourceLocation) throws -> Branch {
+    Branch(
+      definition: try childDefinition(scope, at: location), parent: self, path: nil, overrides: overridesObject,
+      context: context)
+  }
+
+  /// The definition of `scope` below this branch's.
+  private func childDefinition(_ scope: any FeaturesScope.Type, at location: SourceLocation) throws -> ScopeDefinition {
+    if let defined = definition.child(scope) { return defined }
+    // A test container has no registry: any scope may be branched, resolving to placeholders.
+    if overrides?.resolvesPlaceholders == true { return definition.undefinedChild(scope) }
+    throw FeaturesScopeUndefined(branching: scope, from: self, at: location)
+  }
+
+  /// The type and layout of a branch's context.
+  @usableFromInline
+  struct ContextLayout {
+    @usableFromInline let type: any Any.Type
+    @usableFromInline let size: Int
+    @usableFromInline let alignment: Int
+
+    @inlinable
+    init<Context>(_ type: Context.Type) {
+      self.type = type
+      size = MemoryLayout<Context>.size
+      alignment = MemoryLayout<Context>.alignment
     }
   }
 
-  private static func layout<T>(_ type: T.Type) -> (size: Int, alignment: Int) {
-    (MemoryLayout<T>.size, MemoryLayout<T>.alignment)
+  /// A branch of `definition` below `parent`, with room for a context of `context`'s layout, which
+  /// the caller stores before publishing the branch.
+  private init(
+    definition: ScopeDefinition, parent: Branch?, path: ScopePath?, overrides: (any AnyObject & Sendable)?,
+    context: ContextLayout?
+  ) {
+    self.definition = definition
+    pathStorage = Atomic(path.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
+    overridesObject = overrides
+    parentReference = parent.map { Unmanaged.passUnretained($0) }
+    table = definition.lookup
+    isOverridden = overrides != nil
+    scopeKey = definition.scopeKey
+    contextType = context?.type
+    let anchor = BranchAnchor()
+    loaderFeatures = Features(anchor: anchor)
+    let layout = table.layout.pointee
+    let contextSize = context?.size ?? 0
+    let contextAlignment = context?.alignment ?? 1
+    let contextOffset = (layout.byteCount + contextAlignment - 1) / contextAlignment * contextAlignment
+    self.contextOffset = Int32(contextOffset)
+    let byteCount = contextOffset + contextSize
+    hasStorage = byteCount != 0
+    if hasStorage {
+      storage = .allocate(byteCount: byteCount, alignment: max(layout.alignment, contextAlignment))
+      let slots = storage.bindMemory(to: Atomic<UInt>.self, capacity: layout.count)
+      for slot in 0..<layout.count { (slots + slot).initialize(to: Atomic(0)) }
+    } else {
+      storage = noStorage
+    }
+    anchor.attach(self)
+    parent?.anchor._withUnsafeGuaranteedRef { $0.hold() }
   }
 
   private static func destroy<T>(_ type: T.Type, at pointer: UnsafeMutableRawPointer) {
@@ -134,10 +176,9 @@ package final class Branch: @unchecked Sendable {
     if state != 0 { Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: state)!).release() }
     let path = pathStorage.load(ordering: .acquiring)
     if path != 0 { Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: path)!).release() }
-    let anchor = anchorStorage.load(ordering: .acquiring)
-    if anchor != 0 { Unmanaged<BranchAnchor>.fromOpaque(UnsafeRawPointer(bitPattern: anchor)!).release() }
+    defer { parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } } }
     if let contextType { Self.destroy(contextType, at: storage + Int(contextOffset)) }
-    guard storage != noStorage else { return }
+    guard hasStorage else { return }
     let layout = table.layout.pointee
     // No load can be in progress: a load keeps its branch alive.
     for slot in layout.slots where slots[slot.index].load(ordering: .acquiring) == Self.loaded {
@@ -271,23 +312,10 @@ package final class Branch: @unchecked Sendable {
     slots[slot].store(Self.loaded, ordering: .releasing)
   }
 
-  /// The anchor of the features this branch's loaders receive: made by the first load, shared by
-  /// all, so that a load hands out features without forming a weak reference or counting one.
+  /// The anchor of the features this branch's loaders receive.
   @inlinable @inline(__always)
   var anchor: Unmanaged<BranchAnchor> {
-    let stored = anchorStorage.load(ordering: .acquiring)
-    if stored != 0 { return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped) }
-    return makeAnchor()
-  }
-
-  @usableFromInline
-  func makeAnchor() -> Unmanaged<BranchAnchor> {
-    let made = Unmanaged.passRetained(BranchAnchor(self))
-    let (stored, existing) = anchorStorage.compareExchange(
-      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
-    if stored { return made }
-    made.release()  // another thread's first load made one first
-    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: existing)!)
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: loaderFeatures.address & ~1).unsafelyUnwrapped)
   }
 
   /// The branch of the root of this tree.
@@ -297,19 +325,60 @@ package final class Branch: @unchecked Sendable {
 /// The storage of a branch whose scope caches nothing: never read, since no entry has a slot there.
 nonisolated(unsafe) private let noStorage = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
 
-/// What the features handed to a branch's loaders hold: a weak reference to the branch, which they
-/// must not keep alive, and what recognises the branch's own loads on a thread's path.
+/// What the features handed to a branch's loaders hold: they must not keep the branch alive, yet
+/// must find it while something else does. Also what recognises the branch's own loads on a
+/// thread's path.
 ///
-/// One per branch, made by its first load and released with it.
+/// Instead of a weak reference (which would give every branch a side table, and every retain of it
+/// the slow path), the anchor counts the branch's holders: each handle of user features, each
+/// child branch, and each request through loader features that outlived their load. The branch is
+/// alive while it has any: the anchor owns one reference to it from the first hold to the last
+/// release. A request through loader features takes a hold only if there still is one, so it
+/// never revives a released branch.
+///
+/// One per branch, made with it, and freed once the branch and every such features value are.
 @usableFromInline
-final class BranchAnchor: Sendable {
-  @usableFromInline weak let branch: Branch?
-  /// The branch without a reference count: valid while one of its loads runs.
-  @usableFromInline let reference: Unmanaged<Branch>
+final class BranchAnchor: @unchecked Sendable {
+  // Sendable: `reference` is set by `attach`, before the branch is published, and only read
+  // afterwards; `holders` is atomic.
+  /// The branch without a reference count: valid while it has holders.
+  @exclusivity(unchecked) @usableFromInline var reference: Unmanaged<Branch>?
+  /// How many holders the branch has; 0 before the first and after the last.
+  private let holders = Atomic<Int>(0)
 
-  init(_ branch: Branch) {
-    self.branch = branch
+  init() {}
+
+  func attach(_ branch: Branch) {
     reference = Unmanaged.passUnretained(branch)
+  }
+
+  /// Adds a holder to a branch that is certainly alive, or new.
+  func hold() {
+    if holders.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+      _ = reference.unsafelyUnwrapped.retain()
+    }
+  }
+
+  /// Removes a holder; the last one releases the branch.
+  func release() {
+    if holders.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
+      reference.unsafelyUnwrapped.release()
+    }
+  }
+
+  /// The branch, if it still has holders: what features that outlived their load resolve through.
+  @usableFromInline var branch: Branch? {
+    var current = holders.load(ordering: .acquiring)
+    while current > 0 {
+      let (held, found) = holders.compareExchange(
+        expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+      if held {
+        defer { release() }
+        return reference.unsafelyUnwrapped.takeUnretainedValue()
+      }
+      current = found
+    }
+    return nil
   }
 
   /// What lets features handed to a loader recognise their branch's load on a thread's path: the
@@ -318,5 +387,23 @@ final class BranchAnchor: Sendable {
   @inlinable @inline(__always)
   static func identity(_ anchor: Unmanaged<BranchAnchor>) -> UInt64 {
     UInt64(UInt(bitPattern: anchor.toOpaque()))
+  }
+}
+
+/// What user features hold: one of the branch's holders (see ``BranchAnchor``), released when the
+/// last copy of those features is dropped.
+@usableFromInline
+final class BranchHandle: Sendable {
+  /// The branch's anchor: the branch keeps it, and this handle keeps the branch.
+  private unowned(unsafe) let anchor: BranchAnchor
+
+  @usableFromInline
+  init(_ branch: Branch) {
+    anchor = branch.anchor.takeUnretainedValue()
+    anchor.hold()
+  }
+
+  deinit {
+    anchor.release()
   }
 }
