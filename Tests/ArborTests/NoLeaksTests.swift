@@ -1,4 +1,5 @@
 import Arbor
+import ArborDiagnostics
 import Testing
 
 @Suite struct NoLeaksTests {
@@ -23,6 +24,7 @@ import Testing
             _ = try features.instance(of: Holder.self)
             return Account(id: id, serial: 0)
           })
+        registry.defineScope(RequestScope.self) { _ in }
       }
     }
   }
@@ -63,5 +65,55 @@ import Testing
       _ = try session.instance(of: Disposed.self)
     }
     #expect(live.value == 0)
+  }
+
+  @Test func aChildBranchKeepsItsParentAliveForFeaturesKeptByTheParentsInstances() throws {
+    let live = LiveObjects()
+    let root = Self.root(live)
+    var holder: Holder?
+    var request: Features?
+    do {
+      let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+      holder = try session.instance()
+      request = try session.branch(RequestScope.self, context: 1)
+    }
+    // Only the request branch keeps the session now: features kept by its instances still work.
+    #expect(try holder?.features?.context(for: SessionScope.self).user == "ann")
+    #expect(try request?.instance(of: Holder.self).object === holder?.object)
+    request = nil
+    #expect(throws: FeaturesReleased.self) { try holder?.features?.context(for: SessionScope.self) }
+    holder = nil
+    #expect(live.value == 0)
+  }
+
+  @Test func featuresKeptByAnInstanceEitherWorkOrFailClearlyWhileAnotherThreadDropsTheBranch() throws {
+    let live = LiveObjects()
+    let root = Self.root(live)
+    let outcomes = Lock.make(Outcomes())
+    for index in 0..<200 {
+      let session = Lock<Features?>.make(try root.branch(SessionScope.self, context: Session(user: "\(index)")))
+      let holder: Holder = try session.withLock { try $0!.instance() }
+      onThreads(2) { thread in
+        guard thread == 0 else { return session.withLock { $0 = nil } }
+        for _ in 0..<50 {
+          do {
+            _ = try holder.features?.instance(of: Disposed.self)
+            outcomes.withLock { $0.served += 1 }
+          } catch is FeaturesReleased {
+            outcomes.withLock { $0.released += 1 }
+          } catch {
+            Issue.record(error)
+          }
+        }
+      }
+      #expect(throws: FeaturesReleased.self) { try holder.features?.instance(of: Disposed.self) }
+    }
+    #expect(live.value == 0)
+    #expect(outcomes.withLock { $0.served + $0.released } == 200 * 50)
+  }
+
+  struct Outcomes {
+    var served = 0
+    var released = 0
   }
 }

@@ -254,8 +254,12 @@ extension Branch {
       return instance
     case .own(let load):
       let frame = AsyncFrame(step: step, parent: path, load: load)
-      // Its own task, so that no requester's cancellation cancels a load that others wait for.
+      // Its own task, so that no requester's cancellation cancels a load that others wait for. The
+      // task holds the branch, so that its loader's features still find it if every requester has
+      // gone and dropped it.
+      anchor._withUnsafeGuaranteedRef { $0.hold() }
       Task {
+        defer { anchor._withUnsafeGuaranteedRef { $0.release() } }
         let outcome: Result<F, any Error>
         do {
           let instance = try await loadAsync(feature, context: context, entry: entry, frame: frame, at: location)
