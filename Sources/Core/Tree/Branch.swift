@@ -85,7 +85,9 @@ package final class Branch: @unchecked Sendable {
   package convenience init(
     definition: ScopeDefinition, parent: Branch?, path: ScopePath, overrides: (any FeatureOverrides)?
   ) {
-    self.init(definition: definition, parent: parent, path: path, overrides: overrides, context: nil)
+    self.init(
+      definition: definition, parent: parent.map { Unmanaged.passUnretained($0) }, path: path, overrides: overrides,
+      context: nil)
   }
 
   /// A new branch of `scope` below this one, carrying `context`, which it keeps typed in its own
@@ -106,7 +108,8 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline
   func child(_ scope: any FeaturesScope.Type, context: ContextLayout, at location: SourceLocation) throws -> Branch {
     Branch(
-      definition: try childDefinition(scope, at: location), parent: self, path: nil, overrides: overridesObject,
+      definition: try childDefinition(scope, at: location), parent: Unmanaged.passUnretained(self), path: nil,
+      overrides: overridesObject,
       context: context)
   }
 
@@ -136,16 +139,16 @@ package final class Branch: @unchecked Sendable {
   /// A branch of `definition` below `parent`, with room for a context of `context`'s layout, which
   /// the caller stores before publishing the branch.
   private init(
-    definition: ScopeDefinition, parent: Branch?, path: ScopePath?, overrides: (any AnyObject & Sendable)?,
+    definition: ScopeDefinition, parent: Unmanaged<Branch>?, path: ScopePath?, overrides: (any AnyObject & Sendable)?,
     context: ContextLayout?
   ) {
+    table = definition.lookup
+    scopeKey = definition.scopeKey
     self.definition = definition
     pathStorage = Atomic(path.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
-    overridesObject = overrides
-    parentReference = parent.map { Unmanaged.passUnretained($0) }
-    table = definition.lookup
     isOverridden = overrides != nil
-    scopeKey = definition.scopeKey
+    overridesObject = overrides
+    parentReference = parent
     contextType = context?.type
     let anchor = BranchAnchor()
     loaderFeatures = Features(anchor: anchor)
@@ -164,7 +167,7 @@ package final class Branch: @unchecked Sendable {
       storage = noStorage
     }
     anchor.attach(self)
-    parent?.anchor._withUnsafeGuaranteedRef { $0.hold() }
+    parent?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.hold() } }
   }
 
   private static func destroy<T>(_ type: T.Type, at pointer: UnsafeMutableRawPointer) {
