@@ -12,11 +12,13 @@ import Synchronization
 /// let greeter: Greeter = try session.instance()
 /// try greeter.greet()
 /// ```
-public struct Features: Sendable {
+public struct Features: @unchecked Sendable {
+  // Sendable: `owner` is a `BranchHandle` or a `BranchAnchor`, both safe to share between threads
+  // (`BranchAnchor` is a `ManagedBuffer`, which cannot be declared `Sendable`); `address` is a word.
   /// What these features keep alive: the branch's ``BranchHandle``, in the features users hold;
   /// the branch's anchor, in a loader's, which does not keep the branch alive. Never read:
   /// `address` is.
-  @usableFromInline let owner: any AnyObject & Sendable
+  @usableFromInline let owner: AnyObject
   /// What the hot paths read instead, a plain word that the optimiser cannot retain: the branch's
   /// address in user features (bit 0 clear); the anchor's address with bit 0 set in a loader's.
   @usableFromInline let address: UInt

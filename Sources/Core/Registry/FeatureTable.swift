@@ -98,7 +98,8 @@ package struct FeatureTable: Sendable {
 
   /// What a branch needs to make and free its storage, without a reference count: kept by the
   /// table, which its scope definition keeps for every branch of the scope.
-  package struct BranchLayout {
+  // Sendable: the pointers are written once, when the table is built, and only read afterwards.
+  package struct BranchLayout: @unchecked Sendable {
     /// A slot of ``Storage``, without the reference: `Storage` keeps the destroyer alive.
     package struct Slot {
       package let index: Int
@@ -148,14 +149,11 @@ package struct FeatureTable: Sendable {
     @usableFromInline let entries: UnsafePointer<Entry>
     /// `UInt.bitWidth - capacityBits`: the hash keeps the product's top bits, the well-mixed ones.
     @usableFromInline let shift: UInt
-    /// How a branch of this scope lays out its storage.
-    package let layout: UnsafePointer<BranchLayout>
 
-    init(keys: UnsafePointer<UInt>, entries: UnsafePointer<Entry>, shift: UInt, layout: UnsafePointer<BranchLayout>) {
+    init(keys: UnsafePointer<UInt>, entries: UnsafePointer<Entry>, shift: UInt) {
       self.keys = keys
       self.entries = entries
       self.shift = shift
-      self.layout = layout
     }
 
     /// The entry for a feature type, if this scope or an ancestor registers it.
@@ -175,6 +173,7 @@ package struct FeatureTable: Sendable {
   /// Owns the buckets of one table.
   private final class Buckets: Sendable {
     let lookup: Lookup
+    let layout: BranchLayout
 
     init(_ entries: [Entry], storage: Storage) {
       let offsets = UnsafeMutablePointer<Int>.allocate(capacity: max(1, storage.count))
@@ -183,11 +182,9 @@ package struct FeatureTable: Sendable {
       let slots = UnsafeMutableBufferPointer<BranchLayout.Slot>.allocate(capacity: storage.slots.count)
       _ = slots.initialize(
         from: storage.slots.map { .init(index: $0.index, offset: $0.offset, destroyer: .passUnretained($0.destroyer)) })
-      let layout = UnsafeMutablePointer<BranchLayout>.allocate(capacity: 1)
-      layout.initialize(
-        to: BranchLayout(
-          offsets: offsets, slots: slots, count: storage.count, byteCount: storage.byteCount,
-          alignment: storage.alignment))
+      layout = BranchLayout(
+        offsets: offsets, slots: slots, count: storage.count, byteCount: storage.byteCount,
+        alignment: storage.alignment)
       var capacityBits: UInt = 2
       while (1 << capacityBits) < entries.count * 2 { capacityBits += 1 }
       let count = 1 << capacityBits
@@ -202,16 +199,14 @@ package struct FeatureTable: Sendable {
         keys[index] = entry.key
         (buckets + index).initialize(to: entry)
       }
-      lookup = Lookup(keys: keys, entries: buckets, shift: shift, layout: layout)
+      lookup = Lookup(keys: keys, entries: buckets, shift: shift)
     }
 
     deinit {
       UnsafeMutablePointer(mutating: lookup.keys).deallocate()
       UnsafeMutablePointer(mutating: lookup.entries).deallocate()
-      let layout = UnsafeMutablePointer(mutating: lookup.layout)
-      layout.pointee.offsets.deallocate()
-      layout.pointee.slots.deallocate()
-      layout.deallocate()
+      layout.offsets.deallocate()
+      layout.slots.deallocate()
     }
   }
 
@@ -229,6 +224,8 @@ package struct FeatureTable: Sendable {
 
   /// The buckets, for a branch to keep while it keeps this table's scope definition.
   package var lookup: Lookup { buckets.lookup }
+  /// How a branch of this scope lays out its storage; valid as long as the table.
+  package var layout: BranchLayout { buckets.layout }
 
   /// The key of a feature type: the address of its metatype.
   @inlinable @inline(__always)

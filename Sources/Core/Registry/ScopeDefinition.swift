@@ -42,6 +42,8 @@ package final class ScopeDefinition: Sendable {
   private let childList: [(key: UInt, definition: Unmanaged<ScopeDefinition>)]
   /// `table`'s lookup, for new branches to copy without touching the table.
   package let lookup: FeatureTable.Lookup
+  /// How a branch of this scope lays out its storage (`table`'s).
+  package let layout: FeatureTable.BranchLayout
   /// The key (``FeatureTable/key(_:)``) of `scope`.
   package let scopeKey: UInt
 
@@ -99,6 +101,7 @@ package final class ScopeDefinition: Sendable {
     self.children = children
     childList = children.values.map { (FeatureTable.key($0.scope), Unmanaged.passUnretained($0)) }
     lookup = table.lookup
+    layout = table.layout
     scopeKey = FeatureTable.key(scope)
     for binding in bindings where !binding.conflicts.isEmpty {
       reporting.append(FeatureRegistrationConflict.diagnostic(binding, scopePath: scopePath))

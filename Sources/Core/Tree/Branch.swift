@@ -13,7 +13,7 @@ package protocol FeatureOverrides: AnyObject, Sendable {
 /// A node of a features tree: a scope's definition, a context, and the instances cached here.
 ///
 /// Cached instances without a context live in slots, one per cacheable the scope registers, in one
-/// buffer with the branch's context (`storage`): a cached resolve is a table lookup, an acquiring
+/// buffer with the branch's context (`storage`, the tail of the branch's ``BranchAnchor``): a cached resolve is a table lookup, an acquiring
 /// load of the slot's state word and a copy of the instance stored in place; no lock, no
 /// allocation, no reference count. A state word holds one of:
 /// - `0`: nothing loaded yet;
@@ -27,9 +27,9 @@ package protocol FeatureOverrides: AnyObject, Sendable {
 @usableFromInline
 package final class Branch: @unchecked Sendable {
   // Sendable: every stored property is immutable except the slots' state words (atomics), what
-  // `state` guards (a Lock), and the path, anchor and lock, each published once by an atomic
+  // `state` guards (a Lock), and the path and lock, each published once by an atomic
   // compare-and-exchange. An instance is written before its state word is set with release
-  // ordering and never written again; the storage is freed in deinit, when no reader remains.
+  // ordering and never written again; instances are destroyed in deinit, when no reader remains.
   package let definition: ScopeDefinition
   /// The parent branch, kept alive by this branch's hold on it (see ``BranchAnchor``).
   package var parent: Branch? { parentReference?.takeUnretainedValue() }
@@ -47,20 +47,18 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline let storage: UnsafeMutableRawPointer
   /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
   @usableFromInline let scopeKey: UInt
-  /// The type of the context stored in `storage` at `contextOffset`; `nil` when the branch was made
-  /// from a path alone (a test container's copy), whose contexts only `path` holds.
-  @usableFromInline let contextType: (any Any.Type)?
   /// The features this branch's loaders receive, made with the branch: loads hand them out
   /// borrowed, without touching a reference count.
   @usableFromInline let loaderFeatures: Features
   /// The ``state`` lock, retained, once something needed it; 0 before.
   private let stateStorage = Atomic<UInt>(0)
-  // The two small fields last, side by side, so that they share one word.
+  // The small fields last, side by side, so that they share one word.
   @usableFromInline let contextOffset: Int32
+  /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
+  /// from a path alone (a test container's copy), whose contexts only `path` holds.
+  @usableFromInline let hasTypedContext: Bool
   /// Whether a test container's overrides are consulted before the table.
   @usableFromInline let isOverridden: Bool
-  /// Whether `storage` was allocated: whether this branch caches anything or carries a context.
-  private let hasStorage: Bool
 
   struct State {
     /// The loads that other requests wait for, by slot.
@@ -121,16 +119,14 @@ package final class Branch: @unchecked Sendable {
     throw FeaturesScopeUndefined(branching: scope, from: self, at: location)
   }
 
-  /// The type and layout of a branch's context.
+  /// The layout of a branch's context.
   @usableFromInline
   struct ContextLayout {
-    @usableFromInline let type: any Any.Type
     @usableFromInline let size: Int
     @usableFromInline let alignment: Int
 
     @inlinable
     init<Context>(_ type: Context.Type) {
-      self.type = type
       size = MemoryLayout<Context>.size
       alignment = MemoryLayout<Context>.alignment
     }
@@ -149,29 +145,26 @@ package final class Branch: @unchecked Sendable {
     isOverridden = overrides != nil
     overridesObject = overrides
     parentReference = parent
-    contextType = context?.type
-    let anchor = BranchAnchor()
-    loaderFeatures = Features(anchor: anchor)
-    let layout = table.layout.pointee
+    hasTypedContext = context != nil
+    let layout = definition.layout
     let contextSize = context?.size ?? 0
     let contextAlignment = context?.alignment ?? 1
     let contextOffset = (layout.byteCount + contextAlignment - 1) / contextAlignment * contextAlignment
     self.contextOffset = Int32(contextOffset)
     let byteCount = contextOffset + contextSize
-    hasStorage = byteCount != 0
-    if hasStorage {
-      storage = .allocate(byteCount: byteCount, alignment: max(layout.alignment, contextAlignment))
-      let slots = storage.bindMemory(to: Atomic<UInt>.self, capacity: layout.count)
-      for slot in 0..<layout.count { (slots + slot).initialize(to: Atomic(0)) }
-    } else {
-      storage = noStorage
-    }
+    let anchor = BranchAnchor.make(storageByteCount: byteCount)
+    storage = anchor.storage
+    // Swift aligns no type to more than 16 bytes, which the anchor's tail is aligned to.
+    assert(Int(bitPattern: storage) % max(layout.alignment, contextAlignment) == 0)
+    loaderFeatures = Features(anchor: anchor)
+    let slots = storage.bindMemory(to: Atomic<UInt>.self, capacity: layout.count)
+    for slot in 0..<layout.count { (slots + slot).initialize(to: Atomic(0)) }
     anchor.attach(self)
     parent?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.hold() } }
   }
 
-  private static func destroy<T>(_ type: T.Type, at pointer: UnsafeMutableRawPointer) {
-    if !_isPOD(T.self) { pointer.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+  private static func destroyContext<Scope: FeaturesScope>(of scope: Scope.Type, at pointer: UnsafeMutableRawPointer) {
+    if !_isPOD(Scope.Context.self) { pointer.assumingMemoryBound(to: Scope.Context.self).deinitialize(count: 1) }
   }
 
   deinit {
@@ -180,15 +173,13 @@ package final class Branch: @unchecked Sendable {
     let path = pathStorage.load(ordering: .acquiring)
     if path != 0 { Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: path)!).release() }
     defer { parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } } }
-    if let contextType { Self.destroy(contextType, at: storage + Int(contextOffset)) }
-    guard hasStorage else { return }
-    let layout = table.layout.pointee
+    if hasTypedContext { Self.destroyContext(of: definition.scope, at: storage + Int(contextOffset)) }
+    let layout = definition.layout
     // No load can be in progress: a load keeps its branch alive.
     for slot in layout.slots where slots[slot.index].load(ordering: .acquiring) == Self.loaded {
       slot.destroyer._withUnsafeGuaranteedRef { $0.destroy(storage + slot.offset) }
     }
     slots.deinitialize(count: layout.count)
-    storage.deallocate()
   }
 
   /// The test container's overrides, if this branch is one's.
@@ -245,14 +236,14 @@ package final class Branch: @unchecked Sendable {
   func context<Scope: FeaturesScope>(in scope: Scope.Type) -> Scope.Context? {
     let key = FeatureTable.key(scope)
     if scopeKey == key {
-      return contextType == nil
+      return !hasTypedContext
         ? nil : (storage + Int(contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee
     }
     var next = parentReference
     while let branch = next {
       let found = branch._withUnsafeGuaranteedRef { branch -> (isScope: Bool, context: Scope.Context?) in
         guard branch.scopeKey == key else { return (false, nil) }
-        guard branch.contextType != nil else { return (true, nil) }
+        guard branch.hasTypedContext else { return (true, nil) }
         return (true, (branch.storage + Int(branch.contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee)
       }
       if found.isScope { return found.context }
@@ -294,7 +285,7 @@ package final class Branch: @unchecked Sendable {
 
   /// The instance stored in `slot`, if it was loaded.
   func cached<F: Feature>(_ feature: F.Type, slot: Int) -> F? {
-    Self.cached(feature, in: storage, slot: slot, offset: table.layout.pointee.offsets[slot])
+    Self.cached(feature, in: storage, slot: slot, offset: definition.layout.offsets[slot])
   }
 
   /// The instance stored in `slot` of `storage` at `offset`, if it was loaded.
@@ -311,7 +302,7 @@ package final class Branch: @unchecked Sendable {
   /// Stores an instance loaded outside the slot protocol: by an async load, which claimed the
   /// feature under `state`, so nothing else writes this slot.
   func publish<F: Sendable>(_ box: Box<F>, slot: Int) {
-    (storage + table.layout.pointee.offsets[slot]).initializeMemory(as: F.self, repeating: box.value, count: 1)
+    (storage + definition.layout.offsets[slot]).initializeMemory(as: F.self, repeating: box.value, count: 1)
     slots[slot].store(Self.loaded, ordering: .releasing)
   }
 
@@ -325,9 +316,6 @@ package final class Branch: @unchecked Sendable {
   var root: Branch { parent?.root ?? self }
 }
 
-/// The storage of a branch whose scope caches nothing: never read, since no entry has a slot there.
-nonisolated(unsafe) private let noStorage = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
-
 /// What the features handed to a branch's loaders hold: they must not keep the branch alive, yet
 /// must find it while something else does. Also what recognises the branch's own loads on a
 /// thread's path.
@@ -339,41 +327,71 @@ nonisolated(unsafe) private let noStorage = UnsafeMutableRawPointer.allocate(byt
 /// release. A request through loader features takes a hold only if there still is one, so it
 /// never revives a released branch.
 ///
-/// One per branch, made with it, and freed once the branch and every such features value are.
+/// One per branch, made with it, and freed once the branch and every such features value are. It
+/// is also where the branch's storage lives (slot states, cached instances, the context), so a
+/// branch costs one allocation less: its tail holds the holder count, then the storage.
 @usableFromInline
-final class BranchAnchor: @unchecked Sendable {
-  // Sendable: `reference` is set by `attach`, before the branch is published, and only read
-  // afterwards; `holders` is atomic.
-  /// The branch without a reference count: valid while it has holders.
-  @exclusivity(unchecked) @usableFromInline var reference: Unmanaged<Branch>?
-  /// How many holders the branch has; 0 before the first and after the last.
-  private let holders = Atomic<Int>(0)
+final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> {
+  // Shared between threads (features are `Sendable`), though `ManagedBuffer` cannot be declared so:
+  // `reference` is set by `attach`, before the branch is published, and only read afterwards; the
+  // holder count is atomic; the storage follows the branch's rules.
 
-  init() {}
+  @usableFromInline
+  struct Header {
+    /// The branch without a reference count: valid while it has holders.
+    @usableFromInline var reference: Unmanaged<Branch>?
+  }
+
+  /// The tail's unit. The holder count takes the first; the storage starts right after it, 32 bytes
+  /// into the object, so it is aligned to 16 bytes, the most any Swift type needs.
+  @usableFromInline typealias Word = UInt64
+
+  /// A new anchor with room for `storageByteCount` bytes of storage and no holder yet.
+  static func make(storageByteCount: Int) -> BranchAnchor {
+    let words = 1 + (storageByteCount + MemoryLayout<Word>.stride - 1) / MemoryLayout<Word>.stride
+    let anchor = unsafeDowncast(create(minimumCapacity: words) { _ in Header() }, to: BranchAnchor.self)
+    anchor.holders.initialize(to: Atomic(0))
+    return anchor
+  }
+
+  /// How many holders the branch has; 0 before the first and after the last. The tail's first word.
+  private var holders: UnsafeMutablePointer<Atomic<Int>> {
+    withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0).assumingMemoryBound(to: Atomic<Int>.self) }
+  }
+
+  /// The branch's storage: the rest of the tail.
+  var storage: UnsafeMutableRawPointer {
+    withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + 1) }
+  }
+
+  /// The branch without a reference count: valid while it has holders.
+  @inlinable var reference: Unmanaged<Branch>? {
+    withUnsafeMutablePointerToHeader { $0.pointee.reference }
+  }
 
   func attach(_ branch: Branch) {
-    reference = Unmanaged.passUnretained(branch)
+    withUnsafeMutablePointerToHeader { $0.pointee.reference = Unmanaged.passUnretained(branch) }
   }
 
   /// Adds a holder to a branch that is certainly alive, or new.
   func hold() {
-    if holders.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+    if holders.pointee.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
       _ = reference.unsafelyUnwrapped.retain()
     }
   }
 
   /// Removes a holder; the last one releases the branch.
   func release() {
-    if holders.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
+    if holders.pointee.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
       reference.unsafelyUnwrapped.release()
     }
   }
 
   /// The branch, if it still has holders: what features that outlived their load resolve through.
   @usableFromInline var branch: Branch? {
-    var current = holders.load(ordering: .acquiring)
+    var current = holders.pointee.load(ordering: .acquiring)
     while current > 0 {
-      let (held, found) = holders.compareExchange(
+      let (held, found) = holders.pointee.compareExchange(
         expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
       if held {
         defer { release() }
@@ -396,7 +414,8 @@ final class BranchAnchor: @unchecked Sendable {
 /// What user features hold: one of the branch's holders (see ``BranchAnchor``), released when the
 /// last copy of those features is dropped.
 @usableFromInline
-final class BranchHandle: Sendable {
+final class BranchHandle: @unchecked Sendable {
+  // Sendable: immutable; the anchor is shared as features share it.
   /// The branch's anchor: the branch keeps it, and this handle keeps the branch.
   private unowned(unsafe) let anchor: BranchAnchor
 
