@@ -62,7 +62,7 @@ public struct Features: @unchecked Sendable {
     throw Self.released(at: location)
   }
 
-  /// The branch, if it is certainly alive without loading the weak reference: always in user
+  /// The branch, if it is certainly alive without taking a hold on it: always in user
   /// features; in a loader's, while the innermost load on this thread is its branch's, since that
   /// load keeps it alive (see ``BranchAnchor/identity(_:)``).
   @inlinable @inline(__always)
@@ -75,7 +75,7 @@ public struct Features: @unchecked Sendable {
   }
 
   /// Runs `body` with the branch these features view, kept alive for the call as cheaply as can be:
-  /// borrowed (see ``borrowedBranch``), and only otherwise through the weak reference.
+  /// borrowed (see ``borrowedBranch``), and only otherwise by a hold on it (see ``BranchAnchor``).
   @inlinable
   package func withBranch<R>(at location: SourceLocation, _ body: (Branch) throws -> R) throws -> R {
     if let branch = borrowedBranch { return try branch._withUnsafeGuaranteedRef(body) }

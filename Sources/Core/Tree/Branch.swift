@@ -325,7 +325,7 @@ package final class Branch: @unchecked Sendable {
 /// child branch, and each request through loader features that outlived their load. The branch is
 /// alive while it has any: the anchor owns one reference to it from the first hold to the last
 /// release. A request through loader features takes a hold only if there still is one, so it
-/// never revives a released branch.
+/// never revives a released branch; only code that has a reference to the branch may hold it anew.
 ///
 /// One per branch, made with it, and freed once the branch and every such features value are. It
 /// is also where the branch's storage lives (slot states, cached instances, the context), so a
@@ -373,7 +373,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
     withUnsafeMutablePointerToHeader { $0.pointee.reference = Unmanaged.passUnretained(branch) }
   }
 
-  /// Adds a holder to a branch that is certainly alive, or new.
+  /// Adds a holder to a branch the caller keeps alive (a new one, or one it has a reference to).
   func hold() {
     if holders.pointee.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
       _ = reference.unsafelyUnwrapped.retain()
