@@ -92,12 +92,14 @@ import Testing
     let outcomes = Lock.make(Outcomes())
     for index in 0..<200 {
       let session = Lock<Features?>.make(try root.branch(SessionScope.self, context: Session(user: "\(index)")))
-      let holder: Holder = try session.withLock { try $0!.instance() }
+      // Only the features the instance kept go to the threads: a thread's closure may be released
+      // after `onThreads` returns, and must not keep the instance alive then.
+      let kept = try session.withLock { try $0!.instance(of: Holder.self) }.features
       onThreads(2) { thread in
         guard thread == 0 else { return session.withLock { $0 = nil } }
         for _ in 0..<50 {
           do {
-            _ = try holder.features?.instance(of: Disposed.self)
+            _ = try kept?.instance(of: Disposed.self)
             outcomes.withLock { $0.served += 1 }
           } catch is FeaturesReleased {
             outcomes.withLock { $0.released += 1 }
@@ -106,7 +108,7 @@ import Testing
           }
         }
       }
-      #expect(throws: FeaturesReleased.self) { try holder.features?.instance(of: Disposed.self) }
+      #expect(throws: FeaturesReleased.self) { try kept?.instance(of: Disposed.self) }
     }
     #expect(live.value == 0)
     #expect(outcomes.withLock { $0.served + $0.released } == 200 * 50)

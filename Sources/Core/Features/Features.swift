@@ -24,10 +24,15 @@ public struct Features: @unchecked Sendable {
   @usableFromInline let address: UInt
 
   /// Features that keep `branch`, a new branch, alive: what users hold.
-  @inlinable
   package init(_ branch: Branch) {
-    owner = BranchHandle(branch)
-    address = UInt(bitPattern: Unmanaged.passUnretained(branch).toOpaque())
+    self.init(adopting: Unmanaged.passRetained(branch))
+  }
+
+  /// Features that keep `branch`, a new branch, alive, taking over the reference it carries.
+  @inlinable
+  init(adopting branch: Unmanaged<Branch>) {
+    owner = BranchHandle(adopting: branch)
+    address = UInt(bitPattern: branch.toOpaque())
   }
 
   /// Features handed to a loader of `anchor`'s branch: they do not keep it alive.

@@ -96,19 +96,26 @@ package final class Branch: @unchecked Sendable {
   @inlinable
   func branch<Scope: FeaturesScope>(
     _ scope: Scope.Type, context: Scope.Context, at location: SourceLocation
-  ) throws -> Branch {
+  ) throws -> Unmanaged<Branch> {
     let child = try child(scope, context: ContextLayout(Scope.Context.self), at: location)
-    (child.storage + Int(child.contextOffset)).initializeMemory(as: Scope.Context.self, repeating: context, count: 1)
+    child._withUnsafeGuaranteedRef { child in
+      (child.storage + Int(child.contextOffset)).initializeMemory(as: Scope.Context.self, repeating: context, count: 1)
+    }
     return child
   }
 
   /// A new branch of `scope` below this one, with room for a context of `context`'s layout.
+  ///
+  /// - Returns: The branch, retained: the reference its first holder takes over
+  ///   (``Features/init(adopting:)``).
   @usableFromInline
-  func child(_ scope: any FeaturesScope.Type, context: ContextLayout, at location: SourceLocation) throws -> Branch {
-    Branch(
-      definition: try childDefinition(scope, at: location), parent: Unmanaged.passUnretained(self), path: nil,
-      overrides: overridesObject,
-      context: context)
+  func child(
+    _ scope: any FeaturesScope.Type, context: ContextLayout, at location: SourceLocation
+  ) throws -> Unmanaged<Branch> {
+    Unmanaged.passRetained(
+      Branch(
+        definition: try childDefinition(scope, at: location), parent: Unmanaged.passUnretained(self), path: nil,
+        overrides: overridesObject, context: context))
   }
 
   /// The definition of `scope` below this branch's.
@@ -135,31 +142,32 @@ package final class Branch: @unchecked Sendable {
   /// A branch of `definition` below `parent`, with room for a context of `context`'s layout, which
   /// the caller stores before publishing the branch.
   private init(
-    definition: ScopeDefinition, parent: Unmanaged<Branch>?, path: ScopePath?, overrides: (any AnyObject & Sendable)?,
-    context: ContextLayout?
+    definition: consuming ScopeDefinition, parent: Unmanaged<Branch>?, path: consuming ScopePath?,
+    overrides: consuming (any AnyObject & Sendable)?, context: ContextLayout?
   ) {
-    table = definition.lookup
-    scopeKey = definition.scopeKey
-    self.definition = definition
-    pathStorage = Atomic(path.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
-    isOverridden = overrides != nil
-    overridesObject = overrides
-    parentReference = parent
-    hasTypedContext = context != nil
     let layout = definition.layout
     let contextSize = context?.size ?? 0
     let contextAlignment = context?.alignment ?? 1
     let contextOffset = (layout.byteCount + contextAlignment - 1) / contextAlignment * contextAlignment
-    self.contextOffset = Int32(contextOffset)
-    let byteCount = contextOffset + contextSize
-    let anchor = BranchAnchor.make(storageByteCount: byteCount)
-    storage = anchor.storage
+    // The features own the new anchor; from here on it is reached unretained through them.
+    let features = BranchAnchor.features(storageByteCount: contextOffset + contextSize)
+    let anchor = Unmanaged<BranchAnchor>.fromOpaque(UnsafeRawPointer(bitPattern: features.address & ~1)!)
+    storage = anchor._withUnsafeGuaranteedRef { $0.storage }
     // Swift aligns no type to more than 16 bytes, which the anchor's tail is aligned to.
     assert(Int(bitPattern: storage) % max(layout.alignment, contextAlignment) == 0)
-    loaderFeatures = Features(anchor: anchor)
     let slots = storage.bindMemory(to: Atomic<UInt>.self, capacity: layout.count)
     for slot in 0..<layout.count { (slots + slot).initialize(to: Atomic(0)) }
-    anchor.attach(self)
+    loaderFeatures = consume features
+    self.contextOffset = Int32(contextOffset)
+    table = definition.lookup
+    scopeKey = definition.scopeKey
+    pathStorage = Atomic((consume path).map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
+    isOverridden = overrides != nil
+    overridesObject = consume overrides
+    parentReference = parent
+    hasTypedContext = context != nil
+    self.definition = consume definition
+    anchor._withUnsafeGuaranteedRef { $0.attach(self) }
     parent?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.hold() } }
   }
 
@@ -346,12 +354,13 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// into the object, so it is aligned to 16 bytes, the most any Swift type needs.
   @usableFromInline typealias Word = UInt64
 
-  /// A new anchor with room for `storageByteCount` bytes of storage and no holder yet.
-  static func make(storageByteCount: Int) -> BranchAnchor {
+  /// The loader features of a new anchor, with room for `storageByteCount` bytes of storage and no
+  /// holder yet: the features own it.
+  static func features(storageByteCount: Int) -> Features {
     let words = 1 + (storageByteCount + MemoryLayout<Word>.stride - 1) / MemoryLayout<Word>.stride
     let anchor = unsafeDowncast(create(minimumCapacity: words) { _ in Header() }, to: BranchAnchor.self)
     anchor.holders.initialize(to: Atomic(0))
-    return anchor
+    return Features(anchor: anchor)
   }
 
   /// How many holders the branch has; 0 before the first and after the last. The tail's first word.
@@ -378,6 +387,12 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
     if holders.pointee.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
       _ = reference.unsafelyUnwrapped.retain()
     }
+  }
+
+  /// Makes the first holder of a new branch, which no other thread can see yet, taking over the
+  /// reference the caller has given up (`Unmanaged.passRetained`).
+  func adopt() {
+    holders.pointee.store(1, ordering: .relaxed)
   }
 
   /// Removes a holder; the last one releases the branch.
@@ -417,15 +432,17 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 final class BranchHandle: @unchecked Sendable {
   // Sendable: immutable; the anchor is shared as features share it.
   /// The branch's anchor: the branch keeps it, and this handle keeps the branch.
-  private unowned(unsafe) let anchor: BranchAnchor
+  private let anchor: Unmanaged<BranchAnchor>
 
+  /// The first handle of `branch`, a new branch: it takes over the reference `branch` carries
+  /// (`Unmanaged.passRetained`), which becomes the one its anchor owns.
   @usableFromInline
-  init(_ branch: Branch) {
-    anchor = branch.anchor.takeUnretainedValue()
-    anchor.hold()
+  init(adopting branch: Unmanaged<Branch>) {
+    anchor = branch._withUnsafeGuaranteedRef { $0.anchor }
+    anchor._withUnsafeGuaranteedRef { $0.adopt() }
   }
 
   deinit {
-    anchor.release()
+    anchor._withUnsafeGuaranteedRef { $0.release() }
   }
 }
