@@ -1,4 +1,5 @@
 import Arbor
+import ArborDiagnostics
 import Foundation
 import Testing
 
@@ -75,6 +76,33 @@ func synchronously<F: CacheableFeature>(
     #expect(try await waiting.value.name == "finished")
     #expect(try await root.instance(of: Counter.self).name == "finished")
     #expect(loads.value == 1)
+  }
+
+  @Test func anAsyncLoadWhoseRequestersAllLeftStillFindsItsBranch() async throws {
+    let started = Flag()
+    let release = Flag()
+    let finished = Flag()
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { features async throws in
+            started.raise()
+            _ = await release.suspendUntilRaised()
+            // Every requester has gone and dropped the branch: the load's own task still holds it.
+            let session = try features.context(for: SessionScope.self)
+            finished.raise()
+            return Counter(name: session.user, serial: 1)
+          })
+      }
+    }
+    let session = Lock<Features?>.make(try root.branch(SessionScope.self, context: Session(user: "ann")))
+    let requester = Task { try await session.withLock { $0! }.instance(of: Counter.self) }
+    #expect(await started.suspendUntilRaised())
+    requester.cancel()
+    await #expect(throws: CancellationError.self) { try await requester.value }
+    session.withLock { $0 = nil }
+    release.raise()
+    #expect(await finished.suspendUntilRaised())
   }
 
   @Test func anAsyncLoaderThatRequestsItselfFailsWithTheWholePath() async throws {

@@ -36,7 +36,6 @@ public struct Features: @unchecked Sendable {
   }
 
   /// Features handed to a loader of `anchor`'s branch: they do not keep it alive.
-  @usableFromInline
   init(anchor: BranchAnchor) {
     owner = anchor
     address = UInt(bitPattern: Unmanaged.passUnretained(anchor).toOpaque()) | 1

@@ -13,9 +13,9 @@ package protocol FeatureOverrides: AnyObject, Sendable {
 /// A node of a features tree: a scope's definition, a context, and the instances cached here.
 ///
 /// Cached instances without a context live in slots, one per cacheable the scope registers, in one
-/// buffer with the branch's context (`storage`, the tail of the branch's ``BranchAnchor``): a cached resolve is a table lookup, an acquiring
-/// load of the slot's state word and a copy of the instance stored in place; no lock, no
-/// allocation, no reference count. A state word holds one of:
+/// buffer with the branch's context (`storage`, the tail of the branch's ``BranchAnchor``): a
+/// cached resolve is a table lookup, an acquiring load of the slot's state word and a copy of the
+/// instance stored in place; no lock, no allocation, no reference count. A state word holds one of:
 /// - `0`: nothing loaded yet;
 /// - ``loaded``: the instance is stored;
 /// - the address of the owning thread's `LoadingThread` with bit 0 set: a load in progress, and
@@ -99,7 +99,8 @@ package final class Branch: @unchecked Sendable {
   ) throws -> Unmanaged<Branch> {
     let child = try child(scope, context: ContextLayout(Scope.Context.self), at: location)
     child._withUnsafeGuaranteedRef { child in
-      (child.storage + Int(child.contextOffset)).initializeMemory(as: Scope.Context.self, repeating: context, count: 1)
+      _ = (child.storage + Int(child.contextOffset)).initializeMemory(
+        as: Scope.Context.self, repeating: context, count: 1)
     }
     return child
   }
