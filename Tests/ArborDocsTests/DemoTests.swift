@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+@Suite struct DemoTests {
+  /// `swift run arbor-demo`, as the README's first command runs it: built beside this test binary.
+  static func runDemo() throws -> String {
+    let directory = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
+    let demo = directory.appendingPathComponent("arbor-demo")
+    guard FileManager.default.isExecutableFile(atPath: demo.path) else {
+      Issue.record("arbor-demo is not built beside the tests, at \(demo.path)")
+      return ""
+    }
+    let output = Pipe()
+    let process = Process()
+    process.executableURL = demo
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  @Test func theReadmesErrorTreeIsWhatTheDemoPrints() throws {
+    let readme = try String(contentsOf: ReadmeTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.components(separatedBy: "## When something is wrong").last)
+    let blocks = section.components(separatedBy: "```")
+    try #require(blocks.count > 1, "the section has no code block")
+    let shown = blocks[1].trimmingCharacters(in: .newlines)
+    let printed = try Self.runDemo()
+    let tree = try #require(printed.range(of: "FeatureLoadingFailed:")).lowerBound
+    #expect(printed[tree...].trimmingCharacters(in: .newlines) == shown)
+  }
+
+  @Test func theDemoCachesOneGreeterPerSession() throws {
+    let printed = try Self.runDemo()
+    #expect(printed.contains("Greeter.live() ran 2 times for 4 requests in 2 sessions."))
+  }
+}
