@@ -118,7 +118,7 @@ import Testing
   }
 
   @Test func aFeatureThatTakesAContextMustBeDeclaredWithOne() throws {
-    let handler = try root.withCurrent { AccountHandler() }
+    let handler = root.withCurrent { AccountHandler() }
     let error = #expect(throws: ResolvedContextMissing.self) { try handler.$account.instance() }
     #expect(
       error?.diagnostic.renderedTree() == """
