@@ -114,6 +114,37 @@ import Testing
     #expect(outcomes.withLock { $0.served + $0.released } == 200 * 50)
   }
 
+  @Test func branchingFromKeptFeaturesWhileAnotherThreadDropsTheParentKeepsItAliveOrFailsClearly() throws {
+    let live = LiveObjects()
+    let root = Self.root(live)
+    for index in 0..<200 {
+      let session = Lock<Features?>.make(try root.branch(SessionScope.self, context: Session(user: "\(index)")))
+      let kept = try session.withLock { try $0!.instance(of: Holder.self) }.features
+      let children = Lock<[Features]>.make([])
+      onThreads(2) { thread in
+        guard thread == 0 else { return session.withLock { $0 = nil } }
+        for request in 0..<20 {
+          do {
+            let child = try kept?.branch(RequestScope.self, context: request)
+            _ = try child?.instance(of: Holder.self)  // the parent's cacheable, through the child
+            children.withLock { $0.append(contentsOf: child.map { [$0] } ?? []) }
+          } catch is FeaturesReleased {
+            // The parent was released first.
+          } catch {
+            Issue.record(error)
+          }
+        }
+      }
+      // A child keeps its parent: while one lives, the kept features still work.
+      if !children.withLock(\.isEmpty) {
+        #expect(try kept?.context(for: SessionScope.self).user == "\(index)")
+      }
+      children.withLock { $0 = [] }
+      #expect(throws: FeaturesReleased.self) { try kept?.context(for: SessionScope.self) }
+    }
+    #expect(live.value == 0)
+  }
+
   struct Outcomes {
     var served = 0
     var released = 0
