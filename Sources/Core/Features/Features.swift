@@ -41,11 +41,6 @@ public struct Features: @unchecked Sendable {
     address = UInt(bitPattern: Unmanaged.passUnretained(anchor).toOpaque()) | 1
   }
 
-  /// Features handed to a loader: they do not keep `branch` alive.
-  init(loading branch: Branch) {
-    self = branch.loaderFeatures
-  }
-
   /// The branch of user features, which they keep alive.
   @inlinable @inline(__always)
   var retainedBranch: Unmanaged<Branch>? {

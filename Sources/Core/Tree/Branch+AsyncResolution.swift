@@ -202,7 +202,7 @@ extension Branch {
     let loader = binding.registration.payload as! AsyncLoader<F>  // an async registration holds one
     do {
       return try await AsyncFrame.$current.withValue(frame) {
-        let features = Features(loading: self)
+        let features = loaderFeatures
         // As for synchronous loaders: never the requester's current features, only these.
         guard Features.hasCurrentInTask else { return try await loader.load(context, features) }
         return try await Features.$currentInTask.withValue(features) { try await loader.load(context, features) }

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// Instead of a weak reference (which would give every branch a side table, and every retain of it
 /// the slow path), the anchor counts the branch's holders: each handle of user features, each
-/// child branch, and each request through loader features that outlived their load. The branch is
+/// child branch, each request through loader features that outlived their load, and the task of
+/// each async load in flight. The branch is
 /// alive while it has any: the anchor owns one reference to it from the first hold to the last
 /// release. A request through loader features takes a hold only if there still is one, so it
 /// never revives a released branch; only code that has a reference to the branch may hold it anew.
