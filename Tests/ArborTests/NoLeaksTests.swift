@@ -56,6 +56,20 @@ import Testing
     #expect(live.value == 0)
   }
 
+  @Test func droppingTheRootAndItsBranchesFreesWhatTheRootCached() throws {
+    let live = LiveObjects()
+    do {
+      let root = FeaturesRoot { registry in
+        registry.use(.cacheable { features in Holder(object: .init(live), features: features) })
+        registry.defineScope(SessionScope.self) { _ in }
+      }
+      let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+      _ = try session.instance(of: Holder.self)  // cached in the root, loaded through the session
+      #expect(live.value == 1)
+    }
+    #expect(live.value == 0)
+  }
+
   @Test func manyBranchesComeAndGoWithoutGrowth() throws {
     let live = LiveObjects()
     let root = Self.root(live)
