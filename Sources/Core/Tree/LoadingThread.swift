@@ -93,15 +93,15 @@ final class LoadingThread: @unchecked Sendable {
   /// Makes this thread's loading state (and the key, the first time).
   @usableFromInline @inline(never)
   static func makeCurrent() -> Unmanaged<LoadingThread> {
-    let key = pthread_key_t(truncatingIfNeeded: keyMaker.load(ordering: .relaxed) &- 1)
+    let key = Self.key
     if let existing = pthread_getspecific(key) { return Unmanaged.fromOpaque(existing) }
     let thread = Unmanaged.passRetained(LoadingThread())
     pthread_setspecific(key, thread.toOpaque())
     return thread
   }
 
-  /// Creates the key once and publishes it in ``threadKey``.
-  private static let keyMaker: Atomic<UInt> = {
+  /// The key, created on first use and then published in ``threadKey`` for the fast path.
+  private static let key: pthread_key_t = {
     var key = pthread_key_t()
     #if canImport(Darwin)
       let destructor: @convention(c) (UnsafeMutableRawPointer) -> Void = { state in
@@ -114,7 +114,7 @@ final class LoadingThread: @unchecked Sendable {
     #endif
     precondition(pthread_key_create(&key, destructor) == 0, "Arbor could not create its thread-local key")
     threadKey.store(UInt(key) &+ 1, ordering: .releasing)
-    return Atomic(UInt(key) &+ 1)
+    return key
   }()
 
   /// The steps of the loads in progress, from the outermost to the innermost.
