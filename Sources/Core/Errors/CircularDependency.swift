@@ -22,8 +22,16 @@ public struct CircularDependency: DiagnosticError {
   /// The whole resolution path with the site of every request, and how to break the loop.
   public let diagnostic: Diagnostic
 
-  init(_ frames: [LoadStep], closingWith feature: any Feature.Type, in branch: Branch, at location: SourceLocation) {
-    let start = frames.firstIndex { $0.feature == feature } ?? 0
+  /// - Parameters:
+  ///   - loopStart: The index in `frames` of the load this request repeats, when known; otherwise
+  ///     the first load of `feature`.
+  ///   - incomparable: The context type of `feature` when its contexts cannot be compared, so a
+  ///     request with another context could not be told from this cycle.
+  init(
+    _ frames: [LoadStep], closingWith feature: any Feature.Type, in branch: Branch, loopStart: Int? = nil,
+    incomparable: (any Any.Type)? = nil, at location: SourceLocation
+  ) {
+    let start = loopStart ?? frames.firstIndex { $0.feature == feature } ?? 0
     path = frames[start...].map(\.feature) + [feature]
     var members: [String] = []
     for step in path.dropLast() where !members.contains(String(describing: step)) {
@@ -39,6 +47,16 @@ public struct CircularDependency: DiagnosticError {
         "requests",
         diagnostic.path.map { step in step.location.map { "\(step.feature) at \($0)" } ?? step.feature }
           .joined(separator: "\n")))
+    if let incomparable {
+      diagnostic.message =
+        "\(feature) requests itself with a context of type \(incomparable), which cannot be compared:"
+        + " a request with another context cannot be told from a cycle"
+      diagnostic.fix =
+        "make \(incomparable) Hashable: Arbor then runs a request with another context"
+        + " and reports only a request with the same one"
+      self.diagnostic = diagnostic
+      return
+    }
     switch members.count {
     case 1:
       diagnostic.fix = "\(feature)'s loader must not request \(feature); build it from other features"

@@ -26,16 +26,16 @@ public struct FeatureLoadingFailed: DiagnosticError {
   /// What failed, where, and its cause.
   public let diagnostic: Diagnostic
 
+  /// - Parameter path: The loads that led to this request, outermost first.
   init(
-    _ feature: any Feature.Type, binding: Binding, cause: any Error, in branch: Branch, frames: [LoadStep],
+    _ feature: any Feature.Type, binding: Binding, cause: any Error, in branch: Branch, path: [LoadStep],
     at location: SourceLocation
   ) {
     self.feature = feature
     self.cause = cause
-    // `frames` still holds this load's own frame: the path runs through it to the failure.
     var diagnostic = Diagnostic(
       kind: "FeatureLoadingFailed", message: "could not load \(feature)", feature: feature, in: branch,
-      frames: Array(frames.dropLast()), closingWith: feature, at: location)
+      frames: path, closingWith: feature, at: location)
     let causeDiagnostic = Diagnostic(describing: cause)
     if causeDiagnostic.path.count > diagnostic.path.count { diagnostic.path = causeDiagnostic.path }
     diagnostic.implementation = .init(

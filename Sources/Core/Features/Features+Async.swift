@@ -22,7 +22,7 @@ extension Features {
     of feature: F.Type = F.self, context: F.Context, file: StaticString = #fileID, line: UInt = #line
   ) async throws -> F {
     let location = SourceLocation(fileID: file, line: line)
-    return try await branch(at: location).resolveAsync(feature, context: context, at: location)
+    return try await withBranch(at: location) { try await $0.resolveAsync(feature, context: context, at: location) }
   }
 
   /// Resolves any feature that takes no context, running async loaders.

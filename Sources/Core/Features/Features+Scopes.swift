@@ -23,7 +23,9 @@ extension Features {
     _ scope: Scope.Type, context: Scope.Context, file: StaticString = #fileID, line: UInt = #line
   ) throws -> Features {
     let location = SourceLocation(fileID: file, line: line)
-    return try withBranch(at: location) { Features(adopting: try $0.branch(scope, context: context, at: location)) }
+    return try withBranch(at: location) { branch in
+      Features(adopting: try branch.branch(scope, context: context, holdsParent: holdsBranch, at: location))
+    }
   }
 
   /// Makes a branch of a scope whose branches carry no context.

@@ -19,9 +19,19 @@ public struct Features: @unchecked Sendable {
   /// the branch's anchor, in a loader's, which does not keep the branch alive. Never read:
   /// `address` is.
   @usableFromInline let owner: AnyObject
-  /// What the hot paths read instead, a plain word that the optimiser cannot retain: the branch's
-  /// address in user features (bit 0 clear); the anchor's address with bit 0 set in a loader's.
+  /// What the hot paths read instead, a plain word that the optimiser cannot retain. Its two low
+  /// bits say what it is (objects are aligned to 16 bytes, so they are free):
+  /// - `00`: user features; the branch's address. Resolution reads the branch directly.
+  /// - `01`: a loader's features; the anchor's address (see ``anchor``).
+  /// - `10`: user features of a branch below a tether (``Branch/tether``); the branch's address.
+  ///   Requests take the slow path, which holds the tether first.
   @usableFromInline let address: UInt
+
+  /// The tag of a loader's features.
+  @usableFromInline static var loaderTag: UInt { 0b01 }
+  /// The tag of user features of a tethered branch.
+  @usableFromInline static var tetheredTag: UInt { 0b10 }
+  @usableFromInline static var tags: UInt { 0b11 }
 
   /// Features that keep `branch`, a new branch, alive: what users hold.
   package init(_ branch: Branch) {
@@ -32,33 +42,42 @@ public struct Features: @unchecked Sendable {
   @inlinable
   init(adopting branch: Unmanaged<Branch>) {
     owner = BranchHandle(adopting: branch)
-    address = UInt(bitPattern: branch.toOpaque())
+    let isTethered = branch._withUnsafeGuaranteedRef { $0.isTethered }
+    address = UInt(bitPattern: branch.toOpaque()) | (isTethered ? Self.tetheredTag : 0)
   }
 
   /// Features handed to a loader of `anchor`'s branch: they do not keep it alive.
   init(anchor: BranchAnchor) {
     owner = anchor
-    address = UInt(bitPattern: Unmanaged.passUnretained(anchor).toOpaque()) | 1
+    address = UInt(bitPattern: Unmanaged.passUnretained(anchor).toOpaque()) | Self.loaderTag
   }
 
-  /// The branch of user features, which they keep alive.
+  /// Whether these features keep their branch alive (user features), rather than a loader's.
+  @inlinable
+  var holdsBranch: Bool { address & Self.loaderTag == 0 }
+
+  /// The branch of user features, which they keep alive, when requests may read it directly.
   @inlinable @inline(__always)
   var retainedBranch: Unmanaged<Branch>? {
-    address & 1 == 0 ? Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped) : nil
+    address & Self.tags == 0 ? Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped) : nil
   }
 
   /// The anchor of a loader's features, which they keep alive.
   @inlinable @inline(__always)
   var anchor: Unmanaged<BranchAnchor>? {
-    address & 1 == 1 ? Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address & ~1).unsafelyUnwrapped) : nil
+    address & Self.tags == Self.loaderTag
+      ? Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address & ~Self.tags).unsafelyUnwrapped) : nil
   }
 
-  /// The branch these features view.
-  @inlinable @inline(__always)
+  /// The branch these features view, alive as long as the returned reference. Its ancestors are
+  /// too unless it has a ``Branch/tether``: use ``withBranch(at:_:)`` to resolve through it.
+  @usableFromInline
   package func branch(at location: SourceLocation) throws -> Branch {
-    if let branch = retainedBranch { return branch.takeUnretainedValue() }
-    if let branch = anchor.unsafelyUnwrapped.takeUnretainedValue().branch { return branch }
-    throw Self.released(at: location)
+    if let anchor { 
+      if let branch = anchor.takeUnretainedValue().branch { return branch }
+      throw Self.released(at: location)
+    }
+    return Unmanaged<Branch>.fromOpaque(UnsafeRawPointer(bitPattern: address & ~Self.tags)!).takeUnretainedValue()
   }
 
   /// The branch, if it is certainly alive without taking a hold on it: always in user
@@ -67,18 +86,37 @@ public struct Features: @unchecked Sendable {
   @inlinable @inline(__always)
   var borrowedBranch: Unmanaged<Branch>? {
     if let branch = retainedBranch { return branch }
-    let anchor = anchor.unsafelyUnwrapped
+    guard let anchor else { return nil }
     let top = LoadingThread.currentReference._withUnsafeGuaranteedRef { $0.top }
     guard top?.pointee.identity == BranchAnchor.identity(anchor) else { return nil }
     return anchor._withUnsafeGuaranteedRef { $0.reference.unsafelyUnwrapped }
   }
 
   /// Runs `body` with the branch these features view, kept alive for the call as cheaply as can be:
-  /// borrowed (see ``borrowedBranch``), and only otherwise by a hold on it (see ``BranchAnchor``).
+  /// borrowed (see ``borrowedBranch``), and only otherwise by a hold on it (see ``BranchAnchor``),
+  /// and on its tethers when it has some.
   @inlinable
   package func withBranch<R>(at location: SourceLocation, _ body: (Branch) throws -> R) throws -> R {
     if let branch = borrowedBranch { return try branch._withUnsafeGuaranteedRef(body) }
-    return try body(branch(at: location))
+    return try withHeldBranch(at: location, body)
+  }
+
+  /// ``withBranch(at:_:)`` when the branch is not borrowed.
+  @usableFromInline
+  func withHeldBranch<R>(at location: SourceLocation, _ body: (Branch) throws -> R) throws -> R {
+    let branch = try branch(at: location)
+    guard let tether = branch.tether else { return try body(branch) }
+    guard let hold = tether.holdTethers() else { throw Self.released(at: location) }
+    return try withExtendedLifetime(hold) { try body(branch) }
+  }
+
+  /// ``withBranch(at:_:)`` for an async body.
+  func withBranch<R>(at location: SourceLocation, _ body: (Branch) async throws -> R) async throws -> R {
+    let branch = try branch(at: location)
+    guard let tether = branch.tether else { return try await body(branch) }
+    guard let hold = tether.holdTethers() else { throw Self.released(at: location) }
+    defer { withExtendedLifetime(hold) {} }
+    return try await body(branch)
   }
 
   /// Whether the task has current features (``withCurrent(_:)-(()throws->R)``).
@@ -157,14 +195,13 @@ public struct Features: @unchecked Sendable {
     }
     // A loader's features: the thread's state answers whether the branch is borrowed, and then
     // serves the load, if the request is one.
-    let anchor = anchor.unsafelyUnwrapped
     let thread = LoadingThread.currentReference
-    if thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
+    if let anchor, thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
       return try anchor._withUnsafeGuaranteedRef { $0.reference.unsafelyUnwrapped }._withUnsafeGuaranteedRef {
         try $0.resolve(feature, context: context, at: location, thread: thread)
       }
     }
-    return try branch(at: location).resolve(feature, context: context, at: location)
+    return try withHeldBranch(at: location) { try $0.resolve(feature, context: context, at: location) }
   }
 
   /// Resolves a feature that takes no context: a static feature or a disposable.

@@ -209,9 +209,13 @@ extension Branch {
       }
     } catch let error as CircularDependency {
       throw error
+    } catch let error as CancellationError where Task.isCancelled {
+      // A disposable loads in its requester's task: cancelling the requester ends its request with
+      // `CancellationError`, as it ends a wait for a cacheable (whose load runs in a task of its own).
+      throw error
     } catch {
       throw FeatureLoadingFailed(
-        feature, binding: binding, cause: error, in: self, frames: frame.frames, at: location)
+        feature, binding: binding, cause: error, in: self, path: frame.parent?.frames ?? [], at: location)
     }
   }
 
@@ -223,10 +227,17 @@ extension Branch {
     var frame = path
     while let current = frame {
       if current.step.feature == feature, current.step.branch == ObjectIdentifier(self),
-        sameContext(current.step.context, context)
+        let loading = current.step.context as? F.Context
       {
-        throw CircularDependency(
-          LoadingThread.currentPath, closingWith: feature, in: self, at: location)
+        switch ContextComparison(loading, context) {
+        case .same:
+          throw CircularDependency(LoadingThread.currentPath, closingWith: feature, in: self, at: location)
+        case .incomparable:
+          throw CircularDependency(
+            LoadingThread.currentPath, closingWith: feature, in: self, incomparable: F.Context.self, at: location)
+        case .different:
+          break
+        }
       }
       frame = current.parent
     }
@@ -257,9 +268,14 @@ extension Branch {
       // Its own task, so that no requester's cancellation cancels a load that others wait for. The
       // task holds the branch, so that its loader's features still find it if every requester has
       // gone and dropped it.
+      // A tethered branch's ancestors too: this request holds them, so the holds are granted.
       anchor._withUnsafeGuaranteedRef { $0.hold() }
+      let tethers = tether?.holdTethers()
       Task {
-        defer { anchor._withUnsafeGuaranteedRef { $0.release() } }
+        defer {
+          withExtendedLifetime(tethers) {}
+          anchor._withUnsafeGuaranteedRef { $0.release() }
+        }
         let outcome: Result<F, any Error>
         do {
           let instance = try await loadAsync(feature, context: context, entry: entry, frame: frame, at: location)
@@ -271,23 +287,57 @@ extension Branch {
         state.withLock { _ = $0.asyncLoads.removeValue(forKey: key) }
         load.finish(outcome)
       }
-      return try await value(of: load, for: path?.load, feature, at: location)
+      return try await value(of: load, for: path?.load, feature, entry: entry, at: location)
     case .join(let load):
-      return try await value(of: load, for: path?.load, feature, at: location)
+      return try await value(of: load, for: path?.load, feature, entry: entry, at: location)
     }
   }
 
   /// Waits for a load; when the requester is itself a load, records the wait so that loads
   /// waiting for each other fail instead of hanging.
+  ///
+  /// Every request, the one that started the load included, gets a failure with its own site and
+  /// path; the cause is the load's.
   private func value<F: Feature>(
-    of load: AsyncLoad<F>, for waiter: AsyncLoadNode?, _ feature: F.Type, at location: SourceLocation
+    of load: AsyncLoad<F>, for waiter: AsyncLoadNode?, _ feature: F.Type, entry: FeatureTable.Entry,
+    at location: SourceLocation
   ) async throws -> F {
-    guard let waiter else { return try await load.value() }
-    switch try await waiter.wait(for: load, { try await load.value() }) {
+    let outcome: Result<F, LoadFailed>
+    if let waiter {
+      switch try await waiter.wait(for: load, { await Self.outcome(of: load) }) {
+      case .success(let ended): outcome = ended
+      case .failure(let loop):
+        throw CircularDependency(loop.frames + LoadingThread.currentPath, closingWith: feature, in: self, at: location)
+      }
+    } else {
+      outcome = await Self.outcome(of: load)
+    }
+    switch outcome {
     case .success(let instance):
       return instance
-    case .failure(let loop):
-      throw CircularDependency(loop.frames + LoadingThread.currentPath, closingWith: feature, in: self, at: location)
+    case .failure(.cancelled(let error)):
+      throw error
+    case .failure(.loading(let failure)):
+      throw waitedForFailedLoad(
+        feature, binding: entry.binding.takeUnretainedValue(), failure: failure, path: LoadingThread.currentPath,
+        at: location)
+    }
+  }
+
+  /// Why a wait for an async load ended without an instance: the waiting task was cancelled (its
+  /// own error, thrown as it is), or the load failed (shared by every waiter).
+  private enum LoadFailed: Error {
+    case cancelled(any Error)
+    case loading(any Error)
+  }
+
+  private static func outcome<F>(of load: AsyncLoad<F>) async -> Result<F, LoadFailed> {
+    do {
+      return .success(try await load.value())
+    } catch let error as CancellationError {
+      return .failure(.cancelled(error))
+    } catch {
+      return .failure(.loading(error))
     }
   }
 }

@@ -80,16 +80,22 @@ extension Branch {
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation,
     thread: Unmanaged<LoadingThread>? = nil
   ) throws -> F {
-    if entry.isAsync { throw requiresAwait(feature, entry: entry, at: location) }
+    if entry.isAsync { throw requiresAwait(feature, context: context, entry: entry, at: location) }
     return try (thread ?? LoadingThread.currentReference)._withUnsafeGuaranteedRef { thread in
-      try checkCycle(feature, context: context, thread: thread, at: location)
+      let parent = thread.top
+      let depth = parent.map { $0.pointee.depth &+ 1 } ?? 0
+      if parent != nil { try checkCycle(feature, context: context, thread: thread, at: location) }
       return try withUnsafePointer(to: context) { contextAddress in
         var frame = LoadFrame(
           feature: feature, branch: ObjectIdentifier(self), context: UnsafeRawPointer(contextAddress),
-          location: location, parent: thread.top, identity: UInt64(loaderFeatures.address & ~1))
+          location: location, parent: parent, identity: UInt64(loaderFeatures.address & ~1), depth: depth)
         return try withUnsafeMutablePointer(to: &frame) { frame in
           thread.top = frame
-          defer { thread.top = frame.pointee.parent }
+          if depth >= LoadingThread.shallowDepth { thread.indexDeepFrame(frame, context: context, of: feature) }
+          defer {
+            if depth >= LoadingThread.shallowDepth { thread.unindexDeepFrame(frame, context: context, of: feature) }
+            thread.top = parent
+          }
           do {
             return try Unmanaged<Loader<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { loader in
               // A loader never sees its requester's current features (keeping them would leak the
@@ -107,11 +113,17 @@ extension Branch {
 
   /// A request for `feature` while the same thread is already loading it (same branch and
   /// context) can only be a cycle.
+  ///
+  /// Costs a walk of the path's frames while it is shorter than ``LoadingThread/shallowDepth``, and
+  /// no more on a longer one (see ``LoadingThread``).
   @inlinable @inline(__always)
   func checkCycle<F: Feature>(
     _ feature: F.Type, context: F.Context, thread: LoadingThread, at location: SourceLocation
   ) throws {
-    var frame = thread.top
+    guard let top = thread.top, top.pointee.depth < LoadingThread.shallowDepth else {
+      return try checkCycleOnLongPath(feature, context: context, thread: thread, at: location)
+    }
+    var frame = Optional(top)
     while let current = frame {
       if current.pointee.branch == ObjectIdentifier(self), current.pointee.feature == feature {
         try checkRepeated(feature, context: context, frame: current.pointee, thread: thread, at: location)
@@ -120,23 +132,61 @@ extension Branch {
     }
   }
 
+  /// ``checkCycle(_:context:thread:at:)`` on a path of ``LoadingThread/shallowDepth`` frames or more.
+  @usableFromInline
+  func checkCycleOnLongPath<F: Feature>(
+    _ feature: F.Type, context: F.Context, thread: LoadingThread, at location: SourceLocation
+  ) throws {
+    try thread.framesLoading(feature, in: ObjectIdentifier(self), context: context) { frame in
+      try checkRepeated(feature, context: context, frame: frame, thread: thread, at: location)
+    }
+  }
+
   /// The same feature is being loaded in this branch further up the path: a cycle, unless the
-  /// contexts differ.
+  /// contexts differ; when they cannot be compared, the cycle says so.
   @usableFromInline
   func checkRepeated<F: Feature>(
     _ feature: F.Type, context: F.Context, frame: LoadFrame, thread: LoadingThread, at location: SourceLocation
   ) throws {
-    if sameContext(frame.context.assumingMemoryBound(to: F.Context.self).pointee, context) {
-      throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
+    switch ContextComparison(frame.context.assumingMemoryBound(to: F.Context.self).pointee, context) {
+    case .different:
+      return
+    case .same:
+      throw CircularDependency(thread.frames, closingWith: feature, in: self, loopStart: frame.depth, at: location)
+    case .incomparable:
+      throw CircularDependency(
+        thread.frames, closingWith: feature, in: self, loopStart: frame.depth, incomparable: F.Context.self,
+        at: location)
     }
   }
 
   /// The error of a synchronous request that would have to run an async loader.
+  ///
+  /// When the task is inside the async load of this very request (an async loader awaited a
+  /// feature whose synchronous loader requests it back), awaiting could never help: that is a
+  /// cycle, reported with the whole path.
   @usableFromInline
-  func requiresAwait<F: Feature>(_ feature: F.Type, entry: FeatureTable.EntryReference, at location: SourceLocation)
-    -> any Error
-  {
-    FeatureRequiresAwait(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
+  func requiresAwait<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
+  ) -> any Error {
+    var frame = AsyncFrame.current
+    while let current = frame {
+      if current.step.feature == feature, current.step.branch == ObjectIdentifier(self),
+        let loading = current.step.context as? F.Context
+      {
+        switch ContextComparison(loading, context) {
+        case .same:
+          return CircularDependency(LoadingThread.currentPath, closingWith: feature, in: self, at: location)
+        case .incomparable:
+          return CircularDependency(
+            LoadingThread.currentPath, closingWith: feature, in: self, incomparable: F.Context.self, at: location)
+        case .different:
+          break
+        }
+      }
+      frame = current.parent
+    }
+    return FeatureRequiresAwait(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
   }
 
   /// The error a failed loader becomes: a cycle passes through as it is, since it already names
@@ -148,8 +198,19 @@ extension Branch {
   ) -> any Error {
     if let cycle = cause as? CircularDependency { return cycle }
     return FeatureLoadingFailed(
-      feature, binding: entry.binding.takeUnretainedValue(), cause: cause, in: self, frames: thread.frames,
-      at: location)
+      feature, binding: entry.binding.takeUnretainedValue(), cause: cause, in: self,
+      path: Array(thread.frames.dropLast()), at: location)
+  }
+
+  /// The error of a request that waited for another request's load, which failed with `failure`:
+  /// the same cause, with this request's own site and path (a cycle stays as it is).
+  func waitedForFailedLoad<F: Feature>(
+    _ feature: F.Type, binding: Binding, failure: any Error, path: [LoadStep], at location: SourceLocation
+  ) -> any Error {
+    // A cycle already names the whole loop, and reaches every request as it is.
+    if failure is CircularDependency { return failure }
+    let cause = (failure as? FeatureLoadingFailed).flatMap { $0.feature == feature ? $0.cause : nil } ?? failure
+    return FeatureLoadingFailed(feature, binding: binding, cause: cause, in: self, path: path, at: location)
   }
 
   /// ``loadSlotted(_:context:entry:at:)`` in the branch `depth` levels up.
@@ -178,7 +239,7 @@ extension Branch {
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) throws -> F {
     // An async loader's slot is claimed under `state` by the async path, never by this protocol.
-    if entry.isAsync { throw requiresAwait(feature, entry: entry, at: location) }
+    if entry.isAsync { throw requiresAwait(feature, context: context, entry: entry, at: location) }
     let slot = entry.slot
     let thread = LoadingThread.currentReference
     let claim = UInt(bitPattern: thread.toOpaque()) | Self.loadingTag
@@ -188,7 +249,7 @@ extension Branch {
       if stored & Self.loadingTag == 0 {  // loaded meanwhile
         return (storage + entry.offset).assumingMemoryBound(to: F.self).pointee
       }
-      try waitForSlot(feature, slot: slot, found: stored, thread: thread, at: location)
+      try waitForSlot(feature, entry: entry, found: stored, thread: thread, at: location)
     }
     let instance: F
     do {
@@ -221,9 +282,10 @@ extension Branch {
   /// instance, or an empty slot to claim if the load failed before this request could wait for it.
   @usableFromInline
   func waitForSlot<F: Feature>(
-    _ feature: F.Type, slot: Int, found: UInt, thread reference: Unmanaged<LoadingThread>,
+    _ feature: F.Type, entry: FeatureTable.EntryReference, found: UInt, thread reference: Unmanaged<LoadingThread>,
     at location: SourceLocation
   ) throws {
+    let slot = entry.slot
     let thread = reference.takeUnretainedValue()
     if found & ~Self.tags == UInt(bitPattern: reference.toOpaque()) {
       throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
@@ -248,7 +310,9 @@ extension Branch {
     guard let inFlight else { return }
     switch inFlight.wait(as: thread) {
     case .finished(.success): return
-    case .finished(.failure(let error)): throw error
+    case .finished(.failure(let error)):
+      throw waitedForFailedLoad(
+        feature, binding: entry.binding.takeUnretainedValue(), failure: error, path: thread.frames, at: location)
     case .deadlock(let ownerFrames):
       throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: self, at: location)
     }
@@ -260,8 +324,14 @@ extension Branch {
   ) throws -> F {
     let multiton = multiton(feature)
     let key = ContextKey(context as! AnyHashable)  // a contextual cacheable's Context is Hashable
+    if entry.isAsync {
+      // Only the async path loads it, and claims its context under `state`: a synchronous request
+      // reads what that path published and claims nothing, so it can never clear an instance.
+      if case .loaded(let instance) = multiton.entries.withLock({ $0[key] }) { return instance }
+      throw requiresAwait(feature, context: context, entry: entry, at: location)
+    }
     return try loadOnce(
-      feature, at: location,
+      feature, binding: entry.binding.takeUnretainedValue(), at: location,
       claim: { thread in
         multiton.entries.withLock { entries in
           switch entries[key] {
@@ -291,7 +361,7 @@ extension Branch {
   /// Exactly once: the first request owns the load and runs it without holding a lock; the others
   /// wait for its outcome. A failure is handed to those waiting and not cached.
   private func loadOnce<F: Feature>(
-    _ feature: F.Type, at location: SourceLocation,
+    _ feature: F.Type, binding: Binding, at location: SourceLocation,
     claim: (LoadingThread) -> Claim<F>,
     load: () throws -> F,
     settle: (AnyObject?) -> Void
@@ -303,7 +373,8 @@ extension Branch {
     case .wait(let inFlight):
       switch inFlight.wait(as: thread) {
       case .finished(.success(let box)): return unsafeDowncast(box, to: Box<F>.self).value
-      case .finished(.failure(let error)): throw error
+      case .finished(.failure(let error)):
+        throw waitedForFailedLoad(feature, binding: binding, failure: error, path: thread.frames, at: location)
       case .deadlock(let ownerFrames):
         throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: self, at: location)
       }
@@ -356,9 +427,3 @@ struct ContextKey: Hashable, @unchecked Sendable {
   }
 }
 
-/// Whether two contexts of one feature are the same request; contexts that cannot be compared
-/// count as the same, so a loop through them is reported rather than run forever.
-func sameContext(_ lhs: any Sendable, _ rhs: any Sendable) -> Bool {
-  guard let lhs = lhs as? AnyHashable, let rhs = rhs as? AnyHashable else { return true }
-  return lhs == rhs
-}

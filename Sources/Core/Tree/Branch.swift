@@ -31,8 +31,20 @@ package final class Branch: @unchecked Sendable {
   // compare-and-exchange. An instance is written before its state word is set with release
   // ordering and never written again; instances are destroyed in deinit, when no reader remains.
   package let definition: ScopeDefinition
-  /// The parent branch, kept alive by this branch's hold on it (see ``BranchAnchor``).
+  /// The parent branch, kept alive by this branch's hold on it (see ``BranchAnchor``), or while a
+  /// request holds the ``tether``.
   package var parent: Branch? { parentReference?.takeUnretainedValue() }
+  /// The anchor of the nearest branch above that this branch's line of parents does not hold: set
+  /// when this branch, or one above it, was made through a loader's features.
+  ///
+  /// Such a branch must not keep its parent alive (a cached instance that keeps it would keep its
+  /// own branch alive forever), so its ancestors may be released before it: a request through it
+  /// first holds the tether (``BranchAnchor/holdTethers()``) and fails with ``FeaturesReleased`` if
+  /// it is gone. `nil` for every branch made through features that keep their branch alive.
+  @usableFromInline let tether: BranchAnchor?
+
+  /// Whether this branch has a ``tether``, as user features of it record.
+  @inlinable var isTethered: Bool { tether != nil }
   /// Where this branch is, for diagnostics; see ``path``.
   private let pathStorage: Atomic<UInt>
   /// The test container's overrides, as one word rather than an existential's two: read only off
@@ -59,6 +71,8 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline let hasTypedContext: Bool
   /// Whether a test container's overrides are consulted before the table.
   @usableFromInline let isOverridden: Bool
+  /// Whether this branch holds its parent: not when it was made through a loader's features.
+  private let holdsParent: Bool
 
   struct State {
     /// The loads that other requests wait for, by slot.
@@ -84,8 +98,8 @@ package final class Branch: @unchecked Sendable {
     definition: ScopeDefinition, parent: Branch?, path: ScopePath, overrides: (any FeatureOverrides)?
   ) {
     self.init(
-      definition: definition, parent: parent.map { Unmanaged.passUnretained($0) }, path: path, overrides: overrides,
-      context: nil)
+      definition: definition, parent: parent.map { Unmanaged.passUnretained($0) }, holdsParent: true, path: path,
+      overrides: overrides, context: nil)
   }
 
   /// A new branch of `scope` below this one, carrying `context`, which it keeps typed in its own
@@ -93,11 +107,15 @@ package final class Branch: @unchecked Sendable {
   /// asks for it.
   ///
   /// Inlined, so that the context is stored without a generic call.
+  ///
+  /// - Parameter holdsParent: Whether the new branch keeps this one alive: not when it is made
+  ///   through a loader's features (see ``tether``).
   @inlinable
   func branch<Scope: FeaturesScope>(
-    _ scope: Scope.Type, context: Scope.Context, at location: SourceLocation
+    _ scope: Scope.Type, context: Scope.Context, holdsParent: Bool, at location: SourceLocation
   ) throws -> Unmanaged<Branch> {
-    let child = try child(scope, context: ContextLayout(Scope.Context.self), at: location)
+    let child = try child(
+      scope, context: ContextLayout(Scope.Context.self), holdsParent: holdsParent, at: location)
     child._withUnsafeGuaranteedRef { child in
       _ = (child.storage + Int(child.contextOffset)).initializeMemory(
         as: Scope.Context.self, repeating: context, count: 1)
@@ -111,12 +129,12 @@ package final class Branch: @unchecked Sendable {
   ///   (``Features/init(adopting:)``).
   @usableFromInline
   func child(
-    _ scope: any FeaturesScope.Type, context: ContextLayout, at location: SourceLocation
+    _ scope: any FeaturesScope.Type, context: ContextLayout, holdsParent: Bool, at location: SourceLocation
   ) throws -> Unmanaged<Branch> {
     Unmanaged.passRetained(
       Branch(
-        definition: try childDefinition(scope, at: location), parent: Unmanaged.passUnretained(self), path: nil,
-        overrides: overridesObject, context: context))
+        definition: try childDefinition(scope, at: location), parent: Unmanaged.passUnretained(self),
+        holdsParent: holdsParent, path: nil, overrides: overridesObject, context: context))
   }
 
   /// The definition of `scope` below this branch's.
@@ -143,7 +161,7 @@ package final class Branch: @unchecked Sendable {
   /// A branch of `definition` below `parent`, with room for a context of `context`'s layout, which
   /// the caller stores before publishing the branch.
   private init(
-    definition: consuming ScopeDefinition, parent: Unmanaged<Branch>?, path: consuming ScopePath?,
+    definition: consuming ScopeDefinition, parent: Unmanaged<Branch>?, holdsParent: Bool, path: consuming ScopePath?,
     overrides: consuming (any AnyObject & Sendable)?, context: ContextLayout?
   ) {
     let layout = definition.layout
@@ -167,9 +185,13 @@ package final class Branch: @unchecked Sendable {
     overridesObject = consume overrides
     parentReference = parent
     hasTypedContext = context != nil
+    self.holdsParent = holdsParent
+    tether = parent?._withUnsafeGuaranteedRef { parent in
+      holdsParent ? parent.tether : parent.anchor.takeUnretainedValue()
+    }
     self.definition = consume definition
     anchor._withUnsafeGuaranteedRef { $0.attach(self) }
-    parent?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.hold() } }
+    if holdsParent { parent?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.hold() } } }
   }
 
   private static func destroyContext<Scope: FeaturesScope>(of scope: Scope.Type, at pointer: UnsafeMutableRawPointer) {
@@ -181,7 +203,9 @@ package final class Branch: @unchecked Sendable {
     if state != 0 { Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: state)!).release() }
     let path = pathStorage.load(ordering: .acquiring)
     if path != 0 { Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: path)!).release() }
-    defer { parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } } }
+    defer {
+      if holdsParent { parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } } }
+    }
     if hasTypedContext { Self.destroyContext(of: definition.scope, at: storage + Int(contextOffset)) }
     let layout = definition.layout
     // No load can be in progress: a load keeps its branch alive.

@@ -81,14 +81,38 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 
   /// The branch, if it still has holders: what features that outlived their load resolve through.
   @usableFromInline var branch: Branch? {
+    guard let branch = holdIfAlive() else { return nil }
+    // The strong reference returned keeps the branch alive from here on.
+    defer { release() }
+    return branch
+  }
+
+  /// Holds this anchor's branch, and the tethers above it (``Branch/tether``), for one request
+  /// through a branch below a tether.
+  ///
+  /// - Returns: What to release when the request ends; `nil` when one of them was released, and
+  ///   the request must fail with ``FeaturesReleased``.
+  func holdTethers() -> TetherHold? {
+    var held: [BranchAnchor] = []
+    var next: BranchAnchor? = self
+    while let anchor = next {
+      guard let branch = anchor.holdIfAlive() else {
+        for anchor in held { anchor.release() }
+        return nil
+      }
+      held.append(anchor)
+      next = branch.tether
+    }
+    return TetherHold(anchors: held)
+  }
+
+  /// Adds a holder if the branch still has one, never reviving a released branch.
+  private func holdIfAlive() -> Branch? {
     var current = holders.pointee.load(ordering: .acquiring)
     while current > 0 {
       let (held, found) = holders.pointee.compareExchange(
         expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
-      if held {
-        defer { release() }
-        return reference.unsafelyUnwrapped.takeUnretainedValue()
-      }
+      if held { return reference.unsafelyUnwrapped.takeUnretainedValue() }
       current = found
     }
     return nil
@@ -121,5 +145,20 @@ final class BranchHandle: @unchecked Sendable {
 
   deinit {
     anchor._withUnsafeGuaranteedRef { $0.release() }
+  }
+}
+
+/// The holds a request through a tethered branch takes on the branches above it (see
+/// ``BranchAnchor/holdTethers()``), released when it ends.
+final class TetherHold: @unchecked Sendable {
+  // Sendable: immutable; anchors are shared between threads as features share them.
+  private let anchors: [BranchAnchor]
+
+  init(anchors: [BranchAnchor]) {
+    self.anchors = anchors
+  }
+
+  deinit {
+    for anchor in anchors { anchor.release() }
   }
 }

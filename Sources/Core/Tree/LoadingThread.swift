@@ -33,11 +33,13 @@ struct LoadFrame {
   @usableFromInline let parent: UnsafeMutablePointer<LoadFrame>?
   /// The identity (``BranchAnchor/identity(_:)``) of the loading branch.
   @usableFromInline let identity: UInt64
+  /// How many frames are below this one on the thread's path.
+  @usableFromInline let depth: Int
 
   @inlinable @inline(__always)
   init(
     feature: any Feature.Type, branch: ObjectIdentifier, context: UnsafeRawPointer, location: SourceLocation,
-    parent: UnsafeMutablePointer<LoadFrame>?, identity: UInt64
+    parent: UnsafeMutablePointer<LoadFrame>?, identity: UInt64, depth: Int
   ) {
     self.feature = feature
     self.branch = branch
@@ -45,6 +47,7 @@ struct LoadFrame {
     self.location = location
     self.parent = parent
     self.identity = identity
+    self.depth = depth
   }
 
   /// The frame as a value that outlives it.
@@ -62,11 +65,28 @@ struct LoadFrame {
 /// Synchronous loaders run on the requesting thread, so the frames of one thread are exactly the
 /// resolution path; cycles are found by walking them, and deadlocks across threads by following
 /// `LoadingThread.waits` from owner to owner.
+///
+/// A request walks the frames looking for the same load (a cycle), which is cheap while the path is
+/// short, as nearly every path is. Frames from ``shallowDepth`` up are also indexed by feature,
+/// branch and context hash (``deepFrames``), so a request on a long path (a disposable that
+/// recurses with other contexts) walks only the shallow frames and looks up the deep ones: its cost
+/// does not grow with the depth.
 @usableFromInline
 final class LoadingThread: @unchecked Sendable {
-  // `top` is only touched by the owning thread. Unchecked exclusivity: with one owner the runtime
-  // check could never fire, and it would cost two calls on every load.
+  // Sendable: each instance belongs to one thread. Its owner pushes and pops `top`; another thread
+  // reads the frames (`frames`) only while this one is blocked waiting for that thread's load,
+  // under the `waits` lock (see `InFlight.wait`), so the frames cannot change meanwhile.
+  // Unchecked exclusivity: the runtime check would cost two calls on every load.
   @exclusivity(unchecked) @usableFromInline var top: UnsafeMutablePointer<LoadFrame>?
+  /// The deep frames by what they load: touched only by the owning thread, and only on paths at
+  /// least ``shallowDepth`` deep.
+  private var deepFrames: [DeepKey: [UnsafeMutablePointer<LoadFrame>]] = [:]
+  /// The frame at depth `shallowDepth - 1` while deeper frames exist: where the walk of a deep
+  /// request starts.
+  private var shallowTop: UnsafeMutablePointer<LoadFrame>?
+
+  /// How deep a path is walked frame by frame; frames from this depth up are indexed.
+  @usableFromInline static var shallowDepth: Int { 24 }
   /// The wait-for graph lock: taken only when a thread is about to wait for another's load.
   static let waits = Lock<[ObjectIdentifier: InFlight]>.make([:])
 
@@ -116,6 +136,64 @@ final class LoadingThread: @unchecked Sendable {
     threadKey.store(UInt(key) &+ 1, ordering: .releasing)
     return key
   }()
+
+  /// What deep frames are indexed by: the same load has the same key.
+  private struct DeepKey: Hashable {
+    let feature: ObjectIdentifier
+    let branch: ObjectIdentifier
+    let contextHash: Int
+  }
+
+  /// The frames on this thread's path that load `feature` in `branch` with a context that may
+  /// equal `context`: every shallow frame of `feature` in `branch`, then the deep ones whose context
+  /// hashes the same. A path shorter than ``shallowDepth`` is walked whole.
+  func framesLoading<F: Feature>(
+    _ feature: F.Type, in branch: ObjectIdentifier, context: F.Context, _ body: (LoadFrame) throws -> Void
+  ) rethrows {
+    guard let top, top.pointee.depth >= Self.shallowDepth else {
+      try Self.walk(from: top, feature, in: branch, body)
+      return
+    }
+    try Self.walk(from: shallowTop, feature, in: branch, body)
+    let key = DeepKey(feature: ObjectIdentifier(feature), branch: branch, contextHash: contextHash(context))
+    for frame in deepFrames[key] ?? [] { try body(frame.pointee) }
+  }
+
+  private static func walk(
+    from top: UnsafeMutablePointer<LoadFrame>?, _ feature: any Feature.Type, in branch: ObjectIdentifier,
+    _ body: (LoadFrame) throws -> Void
+  ) rethrows {
+    var frame = top
+    while let current = frame {
+      if current.pointee.branch == branch, current.pointee.feature == feature { try body(current.pointee) }
+      frame = current.pointee.parent
+    }
+  }
+
+  /// Indexes `frame`, just pushed at ``shallowDepth`` or deeper, which loads a `context`.
+  @usableFromInline
+  func indexDeepFrame<F: Feature>(_ frame: UnsafeMutablePointer<LoadFrame>, context: F.Context, of feature: F.Type) {
+    if frame.pointee.depth == Self.shallowDepth { shallowTop = frame.pointee.parent }
+    let key = DeepKey(
+      feature: ObjectIdentifier(feature), branch: frame.pointee.branch, contextHash: contextHash(context))
+    deepFrames[key, default: []].append(frame)
+  }
+
+  /// Removes `frame`, about to be popped, from the index.
+  @usableFromInline
+  func unindexDeepFrame<F: Feature>(_ frame: UnsafeMutablePointer<LoadFrame>, context: F.Context, of feature: F.Type) {
+    let key = DeepKey(
+      feature: ObjectIdentifier(feature), branch: frame.pointee.branch, contextHash: contextHash(context))
+    deepFrames[key]?.removeLast()
+    if deepFrames[key]?.isEmpty == true { deepFrames[key] = nil }
+    if frame.pointee.depth == Self.shallowDepth { shallowTop = nil }
+  }
+
+  /// A context's hash, or 0 for a context that cannot be hashed (which then compares as
+  /// ``ContextComparison/incomparable``).
+  private func contextHash<Context>(_ context: Context) -> Int {
+    (context as? any Hashable)?.hashValue ?? 0
+  }
 
   /// The steps of the loads in progress, from the outermost to the innermost.
   var frames: [LoadStep] {

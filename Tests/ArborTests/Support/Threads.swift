@@ -27,6 +27,8 @@ final class Flag: Sendable {
 
   func raise() { raised.store(true, ordering: .releasing) }
 
+  var isRaised: Bool { raised.load(ordering: .acquiring) }
+
   /// Waits until raised; `false` after `seconds`.
   func wait(seconds: Double = 5) -> Bool {
     let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
@@ -54,4 +56,10 @@ final class Collected<Value: Sendable>: Sendable {
   private let values = Lock<[Value]>.make([])
   func append(_ value: Value) { values.withLock { $0.append(value) } }
   var all: [Value] { values.withLock { $0 } }
+}
+
+/// Runs `body` as written: in an async function, a request inside it is the synchronous one
+/// (there, `try features.instance()` alone would pick the async overload).
+func synchronously<R>(_ body: () throws -> R) rethrows -> R {
+  try body()
 }

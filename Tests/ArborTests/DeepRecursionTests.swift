@@ -1,0 +1,75 @@
+import Arbor
+import Foundation
+import Testing
+
+/// A disposable that recurses through its own context, thousands deep: it runs, and a request that
+/// repeats one on the path is still a cycle, however deep.
+@Suite struct DeepRecursionTests {
+  struct Countdown: DisposableFeature {
+    typealias Context = Int
+    var steps: Int
+    static var placeholder: Countdown { Countdown(steps: -1) }
+  }
+
+  /// Runs `body` on a thread with room for a deep path (each link takes about a kilobyte of stack).
+  func onBigStack<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
+    let result = Lock<R?>.make(nil)
+    let done = Flag()
+    let thread = Thread {
+      result.withLock { $0 = body() }
+      done.raise()
+    }
+    thread.stackSize = 256 << 20
+    thread.start()
+    #expect(done.wait(seconds: 120))
+    return result.withLock { $0 }!
+  }
+
+  @Test func aTenThousandDeepRecursionRuns() throws {
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .disposable { (remaining: Int, features) -> Countdown in
+          remaining == 0 ? Countdown(steps: 0) : Countdown(steps: try features.instance(of: Countdown.self, context: remaining - 1).steps + 1)
+        })
+    }
+    let steps = onBigStack { (try? root.instance(of: Countdown.self, context: 10_000))?.steps }
+    #expect(steps == 10_000)
+  }
+
+  @Test func aCycleDeepInALongPathIsFoundAndNamesTheRepeatedRequest() throws {
+    // 10,000 counts down to 0, where it requests 5,000 again: on the path, 5,000 links up.
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .disposable { (remaining: Int, features) -> Countdown in
+          let next = remaining == 0 ? 5_000 : remaining - 1
+          return Countdown(steps: try features.instance(of: Countdown.self, context: next).steps + 1)
+        })
+    }
+    let outcome = onBigStack { () -> String in
+      do {
+        _ = try root.instance(of: Countdown.self, context: 10_000)
+        return "no error"
+      } catch let cycle as CircularDependency {
+        return "\(cycle.path.count) \(cycle.diagnostic.message)"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(outcome == "5002 Countdown requires itself")
+  }
+
+  @Test func recursionAcrossTheShallowAndDeepPartsOfThePathFindsEveryRepeat() throws {
+    // Each depth requests the context of every earlier depth in a short loop: only a repeat of a
+    // request on the path fails, wherever on the path (walked or indexed) it is.
+    for repeated in [0, 3, 23, 24, 25, 40] {
+      let root = FeaturesRoot { registry in
+        registry.use(
+          .disposable { (depth: Int, features) -> Countdown in
+            if depth == 60 { return Countdown(steps: try features.instance(of: Countdown.self, context: repeated).steps) }
+            return Countdown(steps: try features.instance(of: Countdown.self, context: depth + 1).steps + 1)
+          })
+      }
+      #expect(throws: CircularDependency.self) { try root.instance(of: Countdown.self, context: 0) }
+    }
+  }
+}
