@@ -65,10 +65,14 @@ public struct FeaturesRegistry<Scope: FeaturesScope> {
     use(.implementation(implementation, file: file, line: line), file: file, line: line)
   }
 
-  /// Defines a scope whose branches can be made from branches of this one, with its own loaders.
+  /// Defines a scope whose branches can be made from branches of this one, or of any scope below
+  /// it, with its own loaders.
   ///
-  /// Branches of the new scope see its loaders first, then this scope's, up to the root. Defining
-  /// the same scope twice in one registry merges the two definitions.
+  /// A branch of the new scope sees its loaders first, then its parent branch's, up to the root: a
+  /// scope defined at the root and branched from a session sees the session's loaders and context.
+  /// A definition of the same scope in a nested registry replaces this one below that registry's
+  /// scope (the nearest definition wins). Defining the same scope twice in one registry merges the
+  /// two definitions.
   ///
   /// ```swift
   /// registry.defineScope(SessionScope.self) { registry in
