@@ -97,6 +97,29 @@ import Testing
     #expect(fromRoot != definitions[0])  // a different parent table
   }
 
+  @Test func concurrentFirstBranchesAllGetOneDerivedDefinition() throws {
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { _ in }
+      registry.defineScope(RequestScope.self) { registry in
+        registry.use(Self.requestGreeter())
+      }
+    }
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let definitions = Collected<ObjectIdentifier>()
+    let users = Collected<String>()
+    onThreads(8) { thread in
+      guard let request = try? session.branch(RequestScope.self, context: thread),
+        let branch = try? request.branch(at: SourceLocation()),
+        let greeter = try? request.instance(of: Greeter.self)
+      else { return }
+      definitions.append(ObjectIdentifier(branch.definition))
+      users.append(greeter.user())
+    }
+    #expect(Set(users.all) == Set((0..<8).map { "ann#\($0)" }))
+    #expect(definitions.all.count == 8)
+    #expect(Set(definitions.all).count == 1)
+  }
+
   @Test func lookupThroughADerivedDefinitionFindsTheNearestRegistration() throws {
     let root = FeaturesRoot { registry in
       registry.use(.cacheable { _ in Counter(name: "root", serial: 0) })
