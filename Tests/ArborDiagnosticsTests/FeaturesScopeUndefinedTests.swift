@@ -76,7 +76,7 @@ import Testing
         ├─ requested at: \(site(line))
         ├─ scope: Root › SessionScope(Session(user: "ann"))
         ├─ defined in: Root › AdminScope › RequestScope
-        └─ fix: branch RequestScope from a branch of AdminScope
+        └─ fix: branch RequestScope from a branch of Root › AdminScope
                 or define it with registry.defineScope(RequestScope.self) { ... } in FeaturesRoot
                 or in defineScope(SessionScope.self)
         """,

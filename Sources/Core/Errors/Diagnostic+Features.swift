@@ -116,7 +116,7 @@ extension Branch {
     // A nearer definition of the first scope on the way would replace the one that leads to `target`.
     let first = start + 1 < registries.count ? registries[start + 1] : target
     guard nearestDefinition(of: below[0])?.origin == ObjectIdentifier(first) else {
-      return .from(there.count > 1 ? there[there.count - 2] : RootFeaturesScope.self)
+      return .from(Array(there.dropLast()))
     }
     var calls = "features"
     for scope in below { calls += ".branch(\(scope.name).self\(contextArgument(scope)))" }
@@ -137,8 +137,9 @@ extension Branch {
   enum Route {
     /// It is reached by branching from here: the scopes to branch on the way, and the calls.
     case below(through: [String], calls: String)
-    /// A nearer definition of a scope on the way hides it: the scope whose branches it is made from.
-    case from(any FeaturesScope.Type)
+    /// A nearer definition of a scope on the way hides it: the path of the scope whose branches it
+    /// is made from, which names the definition that defines it.
+    case from([any FeaturesScope.Type])
   }
 
   /// The fix for using `scope` (reading its context, requiring it) where no branch of it is on the
@@ -153,7 +154,7 @@ extension Branch {
         switch route {
         case .below(_, let calls): "\(verb) it in a branch of \(scope.name) or below: \(calls)"
         case .from(let parent):
-          "\(verb) it in a branch of \(scope.name) or below, branched from a branch of \(parent.name)"
+          "\(verb) it in a branch of \(scope.name) or below, branched from a branch of \(scopePathName(parent))"
         }
       })
   }

@@ -32,7 +32,7 @@ public struct FeaturesScopeUndefined: DiagnosticError {
     var fixes: [String] = routes.map { route in
       switch route {
       case .below(let through, let calls): "branch \(through.joined(separator: ", then ")) first: \(calls)"
-      case .from(let parent): "branch \(scope.name) from a branch of \(parent.name)"
+      case .from(let parent): "branch \(scope.name) from a branch of \(scopePathName(parent))"
       }
     }
     // Defined in any registry on this branch's path, it can be branched here.
