@@ -82,6 +82,27 @@ import Testing
     #expect(throws: FeaturesScopeUndefined.self) { try features.branch(OtherScope.self) }
   }
 
+  @Test func aCopyBranchesAScopeDefinedAtTheRootFromASessionAsTheTreeDoes() throws {
+    enum TaskScope: FeaturesScope {}
+    let root = FeaturesRoot { registry in
+      registry.use(Clock(now: { 42 }))
+      registry.use(Printer.console())
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(Greeter.live())
+      }
+      registry.defineScope(TaskScope.self) { _ in }
+    }
+    let features = TestFeatures(root)
+    let printed = Lines()
+    features.patch(\Printer.print, with: printed.print)
+    let task = try features.branch(SessionScope.self, context: Session(user: "ann")).branch(TaskScope.self)
+    try task.instance(of: Greeter.self).greet()  // the session's Greeter, seen from the task
+    let copiedSession = TestFeatures(try root.branch(SessionScope.self, context: Session(user: "bob")))
+    copiedSession.patch(\Printer.print, with: printed.print)
+    try copiedSession.branch(TaskScope.self).instance(of: Greeter.self).greet()
+    #expect(printed.all == ["Hello ann", "Hello bob"])
+  }
+
   @Test func aCopyOfABranchIsAtTheSameBranchWithTheSameContexts() throws {
     let session = try demoRoot().branch(SessionScope.self, context: Session(user: "bob"))
     let features = TestFeatures(session)

@@ -73,6 +73,17 @@ extension ScopeDefinition {
     let ordered = children.values.sorted { lhs, rhs in lhs.scope.name < rhs.scope.name }
     return [self] + ordered.flatMap { $0.subtree }
   }
+
+  /// The definitions along `path`, which starts with this one's scope: this one, its child of
+  /// `path[1]`, that one's child of `path[2]`, and so on, as far as they are defined.
+  func definitions(along path: some Collection<any FeaturesScope.Type>) -> [ScopeDefinition] {
+    var found = [self]
+    for scope in path.dropFirst() {
+      guard let next = found[found.count - 1].child(scope) else { break }
+      found.append(next)
+    }
+    return found
+  }
 }
 
 extension Branch {
@@ -85,26 +96,50 @@ extension Branch {
     return (note, definitions.map(route))
   }
 
-  /// How to reach a branch of `target` from this branch.
+  /// How to reach a branch of `target`, a definition of a registry, from this branch.
+  ///
+  /// A scope defined in a registry is branched from a branch of that registry's scope or below it,
+  /// so the route starts from the deepest registry on the way to `target` that this branch is at
+  /// or below (the root's, at least) and branches each scope from there down.
   private func route(to target: ScopeDefinition) -> Route {
-    let here = definition.scopePath.map(ObjectIdentifier.init)
     let there = target.scopePath
-    guard there.count > here.count, Array(there.prefix(here.count).map(ObjectIdentifier.init)) == here else {
-      let parent: any FeaturesScope.Type = there.count > 1 ? there[there.count - 2] : RootFeaturesScope.self
-      return .from(parent)
+    guard there.count > 1 else { return .below(through: [], calls: "features") }  // the root: always on the path
+    let registries = root.definition.definitions(along: there.dropLast())
+    var reached: Set<ObjectIdentifier> = []
+    var branch: Branch? = self
+    while let current = branch {
+      reached.insert(current.definition.origin)
+      branch = current.parent
     }
-    let below = Array(there[here.count...])
+    let start = registries.lastIndex { reached.contains(ObjectIdentifier($0)) } ?? 0
+    let below = Array(there[(start + 1)...])
+    // A nearer definition of the first scope on the way would replace the one that leads to `target`.
+    let first = start + 1 < registries.count ? registries[start + 1] : target
+    guard nearestDefinition(of: below[0])?.origin == ObjectIdentifier(first) else {
+      return .from(Array(there.dropLast()))
+    }
     var calls = "features"
     for scope in below { calls += ".branch(\(scope.name).self\(contextArgument(scope)))" }
     return .below(through: below.dropLast().map { $0.name }, calls: calls)
   }
 
+  /// The definition a branch of `scope` made from this branch would have: the nearest defined.
+  private func nearestDefinition(of scope: any FeaturesScope.Type) -> ScopeDefinition? {
+    var branch: Branch? = self
+    while let current = branch {
+      if let defined = current.definition.child(scope) { return defined }
+      branch = current.parent
+    }
+    return nil
+  }
+
   /// How to reach a branch of a scope.
   enum Route {
-    /// It is defined below this branch's scope: the scopes to branch on the way, and the calls.
+    /// It is reached by branching from here: the scopes to branch on the way, and the calls.
     case below(through: [String], calls: String)
-    /// It is defined off this branch's path: the scope whose branches it is made from.
-    case from(any FeaturesScope.Type)
+    /// A nearer definition of a scope on the way hides it: the path of the scope whose branches it
+    /// is made from, which names the definition that defines it.
+    case from([any FeaturesScope.Type])
   }
 
   /// The fix for using `scope` (reading its context, requiring it) where no branch of it is on the
@@ -119,7 +154,7 @@ extension Branch {
         switch route {
         case .below(_, let calls): "\(verb) it in a branch of \(scope.name) or below: \(calls)"
         case .from(let parent):
-          "\(verb) it in a branch of \(scope.name) or below, branched from a branch of \(parent.name)"
+          "\(verb) it in a branch of \(scope.name) or below, branched from a branch of \(scopePathName(parent))"
         }
       })
   }

@@ -3,8 +3,9 @@ extension Features {
   ///
   /// The branch sees its scope's registrations first, then this branch's, up to the root. It caches
   /// its own instances of the cacheables its scope registers; dropping the returned value (and every
-  /// branch made from it) frees them. `scope` must be defined in this branch's scope with
-  /// ``FeaturesRegistry/defineScope(_:file:line:_:)``.
+  /// branch made from it) frees them. `scope` must be defined, with
+  /// ``FeaturesRegistry/defineScope(_:file:line:_:)``, in this branch's scope or an ancestor's; the
+  /// nearest definition applies.
   ///
   /// ```swift
   /// let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
@@ -16,7 +17,7 @@ extension Features {
   ///   - file: Where the branch is made; captured for you.
   ///   - line: Where the branch is made; captured for you.
   /// - Returns: The features of the new branch.
-  /// - Throws: ``FeaturesScopeUndefined`` when this branch's scope does not define `scope`;
+  /// - Throws: ``FeaturesScopeUndefined`` when neither this branch's scope nor an ancestor's defines `scope`;
   ///   ``FeaturesReleased``.
   @inlinable
   public func branch<Scope: FeaturesScope>(

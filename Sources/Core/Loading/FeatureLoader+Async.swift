@@ -4,7 +4,7 @@ extension FeatureLoader {
     loadAsync: @escaping @Sendable (F.Context, Features) async throws -> F
   ) {
     registration = Registration(
-      feature: feature, kind: kind, payload: AsyncLoader(loadAsync),
+      feature: feature, kind: kind, payload: AsyncLoader(loadAsync), isAsync: true,
       implementation: implementation, location: location
     )
   }
@@ -106,11 +106,8 @@ extension FeatureLoader {
   }
 }
 
-/// Marks loaders that only an `await`ed request can run.
-package protocol AsynchronousLoader {}
-
 /// The asynchronous loading closure of one feature.
-package final class AsyncLoader<F: Feature>: AsynchronousLoader, Sendable {
+package final class AsyncLoader<F: Feature>: Sendable {
   package let load: @Sendable (F.Context, Features) async throws -> F
 
   init(_ load: @escaping @Sendable (F.Context, Features) async throws -> F) {

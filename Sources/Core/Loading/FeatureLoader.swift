@@ -21,7 +21,7 @@ public struct FeatureLoader: Sendable {
     load: @escaping @Sendable (F.Context, Features) throws -> F
   ) {
     registration = Registration(
-      feature: feature, kind: kind, payload: Loader(load),
+      feature: feature, kind: kind, payload: Loader(load), isAsync: false,
       implementation: implementation, location: location
     )
   }
@@ -32,7 +32,7 @@ public struct FeatureLoader: Sendable {
     loadWithoutContext load: @escaping @Sendable (Features) throws -> F
   ) {
     registration = Registration(
-      feature: feature, kind: kind, payload: Loader(withoutContext: load),
+      feature: feature, kind: kind, payload: Loader(withoutContext: load), isAsync: false,
       implementation: implementation, location: location
     )
   }

@@ -76,9 +76,15 @@ package struct FeatureTable: Sendable {
     /// order, and sets their offsets.
     init(_ entries: inout [Entry]) {
       var slots: [Slot] = []
-      let own = entries.indices.filter { entries[$0].depth == 0 && entries[$0].kind == .cacheable }
-        .sorted { entries[$0].slot < entries[$1].slot }
-      let count = (own.map { entries[$0].slot }.max() ?? -1) + 1
+      // Slots are numbered densely from 0, so placing each entry at its slot sorts them.
+      var bySlot: [Int?] = []
+      for index in entries.indices where entries[index].depth == 0 && entries[index].kind == .cacheable {
+        let slot = entries[index].slot
+        if slot >= bySlot.count { bySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - bySlot.count)) }
+        bySlot[slot] = index
+      }
+      let own = bySlot.compactMap { $0 }
+      let count = bySlot.count
       var byteCount = count * MemoryLayout<UInt>.stride
       var alignment = MemoryLayout<UInt>.alignment
       for index in own {

@@ -65,10 +65,14 @@ public struct FeaturesRegistry<Scope: FeaturesScope> {
     use(.implementation(implementation, file: file, line: line), file: file, line: line)
   }
 
-  /// Defines a scope whose branches can be made from branches of this one, with its own loaders.
+  /// Defines a scope whose branches can be made from branches of this one, or of any scope below
+  /// it, with its own loaders.
   ///
-  /// Branches of the new scope see its loaders first, then this scope's, up to the root. Defining
-  /// the same scope twice in one registry merges the two definitions.
+  /// A branch of the new scope sees its loaders first, then its parent branch's, up to the root: a
+  /// scope defined at the root and branched from a session sees the session's loaders and context.
+  /// A definition of the same scope in a nested registry replaces this one below that registry's
+  /// scope (the nearest definition wins). Defining the same scope twice in one registry merges the
+  /// two definitions.
   ///
   /// ```swift
   /// registry.defineScope(SessionScope.self) { registry in
@@ -85,13 +89,18 @@ public struct FeaturesRegistry<Scope: FeaturesScope> {
     _ scope: Nested.Type, file: StaticString = #fileID, line: UInt = #line,
     _ define: (inout FeaturesRegistry<Nested>) -> Void
   ) {
-    let index =
-      content.scopes.firstIndex { $0.scope == scope }
-      ?? {
-        content.scopes.append(ScopeContent(scope: scope, location: SourceLocation(fileID: file, line: line)))
-        return content.scopes.count - 1
-      }()
+    let id = ObjectIdentifier(scope)
+    let index: Int
+    if let defined = content.scopeIndices[id] {
+      index = defined
+    } else {
+      index = content.scopes.count
+      content.scopes.append(ScopeContent(scope: scope, location: SourceLocation(fileID: file, line: line)))
+      content.scopeIndices[id] = index
+    }
+    // Moved out, not copied: the nested registry then owns its arrays and appends without copying them.
     var registry = FeaturesRegistry<Nested>(content: content.scopes[index])
+    content.scopes[index] = ScopeContent(scope: scope, location: nil)
     define(&registry)
     content.scopes[index] = registry.content
   }
@@ -111,7 +120,8 @@ extension FeaturesRegistry where Scope == RootFeaturesScope {
   public mutating func use<F: StaticFeature>(_ value: F, file: StaticString = #fileID, line: UInt = #line) {
     let location = SourceLocation(fileID: file, line: line)
     let registration = Registration(
-      feature: F.self, kind: .static, payload: Box(value), implementation: "\(F.self) value", location: location)
+      feature: F.self, kind: .static, payload: Box(value), isAsync: false, implementation: "\(F.self) value",
+      location: location)
     content.registrations.append((registration, location))
   }
 }
@@ -122,4 +132,6 @@ struct ScopeContent {
   let location: SourceLocation?
   var registrations: [(registration: Registration, site: SourceLocation)] = []
   var scopes: [ScopeContent] = []
+  /// The index in `scopes` of each nested scope, so that defining one is not a search.
+  var scopeIndices: [ObjectIdentifier: Int] = [:]
 }

@@ -18,8 +18,10 @@ package final class Registration: Sendable {
   /// Whether the loader is `async`: only `try await features.instance()` can run it.
   package let isAsync: Bool
 
+  /// - Parameter isAsync: Whether `payload` is an `AsyncLoader`: the factories know, which spares
+  ///   a dynamic conformance check per new feature type.
   package init(
-    feature: any Feature.Type, kind: Kind, payload: any AnyObject & Sendable, implementation: String,
+    feature: any Feature.Type, kind: Kind, payload: any AnyObject & Sendable, isAsync: Bool, implementation: String,
     location: SourceLocation
   ) {
     self.feature = feature
@@ -28,7 +30,7 @@ package final class Registration: Sendable {
     self.implementation = implementation
     self.location = location
     self.isContextual = kind == .cacheable && contextType(of: feature) != NoContext.self
-    self.isAsync = payload is any AsynchronousLoader
+    self.isAsync = isAsync
   }
 
   package var featureID: ObjectIdentifier { ObjectIdentifier(feature) }

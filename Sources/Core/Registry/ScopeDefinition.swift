@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One registration as a scope sees it: the implementation, where and in which scope it was
 /// registered, and its cache slot in the branches of that scope.
 package final class Binding: Sendable {
@@ -27,6 +29,10 @@ package final class Binding: Sendable {
 ///
 /// Its table is flattened: it holds this scope's bindings and every ancestor's that none of this
 /// scope's replace, each with how many branches up it lives, so resolution never walks registries.
+///
+/// A scope defined by an ancestor's registry is branched here through a definition derived from
+/// that one: the same bindings and nested scopes, flattened over this definition's table. It is
+/// made on the first such branch and kept (see ``derived(from:)``).
 package final class ScopeDefinition: Sendable {
   package let scope: any FeaturesScope.Type
   /// Where `defineScope` was called; `nil` at the root.
@@ -46,15 +52,18 @@ package final class ScopeDefinition: Sendable {
   package let layout: FeatureTable.BranchLayout
   /// The key (``FeatureTable/key(_:)``) of `scope`.
   package let scopeKey: UInt
+  /// The definition a derived one was derived from, ultimately; `nil` for one built from a registry.
+  private let derivedOrigin: ObjectIdentifier?
+  /// The head of the ``Derived`` list (retained), or 0: definitions derived below this one.
+  let derivedHead = Atomic<UInt>(0)
 
-  init(
+  /// The definition of a registry, with its nested scopes.
+  ///
+  /// - Parameter reporting: Collects the conflicts of this scope and of its nested ones.
+  convenience init(
     _ content: ScopeContent, parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type],
     reporting: inout [Diagnostic]
   ) {
-    scope = content.scope
-    location = content.location
-    scopePath = parentPath + [content.scope]
-
     var grouped: [ObjectIdentifier: [(registration: Registration, site: SourceLocation)]] = [:]
     var order: [ObjectIdentifier] = []
     for entry in content.registrations {
@@ -63,6 +72,7 @@ package final class ScopeDefinition: Sendable {
     }
     var slots = 0
     var bindings: [Binding] = []
+    bindings.reserveCapacity(order.count)
     for id in order {
       let entries = grouped[id]!
       let first = entries[0]
@@ -73,40 +83,78 @@ package final class ScopeDefinition: Sendable {
           conflicts: entries.count > 1 ? entries : []))
       if isSlotted { slots += 1 }
     }
+    self.init(
+      scope: content.scope, location: content.location, bindings: bindings, slotCount: slots,
+      parentTable: parentTable, parentPath: parentPath, origin: nil
+    ) { table, scopePath in
+      content.scopes.map { ScopeDefinition($0, parentTable: table, parentPath: scopePath, reporting: &reporting) }
+    }
+    for binding in bindings where !binding.conflicts.isEmpty {
+      reporting.append(FeatureRegistrationConflict.diagnostic(binding, scopePath: scopePath))
+    }
+  }
+
+  /// `source` as a branch of this scope sees it: its bindings and nested scopes, flattened over
+  /// `parentTable`.
+  ///
+  /// Its conflicts are not collected: they were reported when `source`'s root was built, and
+  /// requests still fail on them.
+  convenience init(deriving source: ScopeDefinition, parentTable: FeatureTable, parentPath: [any FeaturesScope.Type]) {
+    self.init(
+      scope: source.scope, location: source.location, bindings: source.bindings, slotCount: source.slotCount,
+      parentTable: parentTable, parentPath: parentPath, origin: source.origin
+    ) { table, scopePath in
+      source.children.values.map { ScopeDefinition(deriving: $0, parentTable: table, parentPath: scopePath) }
+    }
+  }
+
+  private init(
+    scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], slotCount: Int,
+    parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,
+    children makeChildren: (FeatureTable, [any FeaturesScope.Type]) -> [ScopeDefinition]
+  ) {
+    self.scope = scope
+    self.location = location
+    let scopePath = parentPath + [scope]
+    self.scopePath = scopePath
     self.bindings = bindings
-    slotCount = slots
-
-    var entries: [FeatureTable.Entry] =
-      parentTable?.entries.map { entry in
-        var entry = entry
-        entry.depth += 1
-        return entry
-      } ?? []
-    for binding in bindings {
-      let entry = FeatureTable.Entry(binding)
-      if let index = entries.firstIndex(where: { $0.key == entry.key }) {
-        entries[index] = entry
-      } else {
-        entries.append(entry)
-      }
-    }
-    table = FeatureTable(entries)
-
+    self.slotCount = slotCount
+    table = Self.table(bindings, over: parentTable)
     var children: [ObjectIdentifier: ScopeDefinition] = [:]
-    let scopePath = self.scopePath
-    for child in content.scopes {
-      children[ObjectIdentifier(child.scope)] = ScopeDefinition(
-        child, parentTable: table, parentPath: scopePath, reporting: &reporting)
-    }
+    for child in makeChildren(table, scopePath) { children[ObjectIdentifier(child.scope)] = child }
     self.children = children
     childList = children.values.map { (FeatureTable.key($0.scope), Unmanaged.passUnretained($0)) }
     lookup = table.lookup
     layout = table.layout
     scopeKey = FeatureTable.key(scope)
-    for binding in bindings where !binding.conflicts.isEmpty {
-      reporting.append(FeatureRegistrationConflict.diagnostic(binding, scopePath: scopePath))
-    }
+    derivedOrigin = origin
   }
+
+  deinit {
+    let head = derivedHead.load(ordering: .acquiring)
+    if head != 0 { Unmanaged<Derived>.fromOpaque(UnsafeRawPointer(bitPattern: head)!).release() }
+  }
+
+  /// The table of a scope registering `bindings` below `parent`: the parent's entries one branch
+  /// further up, except those `bindings` replace, then `bindings`.
+  ///
+  /// Linear in the entries: each binding is looked up in the parent's hash table, not searched for.
+  private static func table(_ bindings: [Binding], over parent: FeatureTable?) -> FeatureTable {
+    let own = bindings.map(FeatureTable.Entry.init)
+    guard let parent else { return FeatureTable(own) }
+    let replaced = Set(own.lazy.map(\.key).filter { parent.entry(for: $0) != nil })
+    var entries: [FeatureTable.Entry] = []
+    entries.reserveCapacity(parent.entries.count + own.count)
+    for var entry in parent.entries where replaced.isEmpty || !replaced.contains(entry.key) {
+      entry.depth += 1
+      entries.append(entry)
+    }
+    entries += own
+    return FeatureTable(entries)
+  }
+
+  /// The registry definition this one was built from: itself, or the one it was derived from.
+  package var origin: ObjectIdentifier { derivedOrigin ?? ObjectIdentifier(self) }
 
   /// The definition of `scope` right below this one, if this scope defines it.
   func child(_ scope: any FeaturesScope.Type) -> ScopeDefinition? {

@@ -137,9 +137,26 @@ package final class Branch: @unchecked Sendable {
         holdsParent: holdsParent, path: nil, overrides: overridesObject, context: context))
   }
 
-  /// The definition of `scope` below this branch's.
+  /// The definition of `scope` below this branch's: the one its scope defines, else the nearest
+  /// ancestor's, derived below this branch's definition.
   private func childDefinition(_ scope: any FeaturesScope.Type, at location: SourceLocation) throws -> ScopeDefinition {
     if let defined = definition.child(scope) { return defined }
+    return try inheritedDefinition(scope, at: location)
+  }
+
+  /// The definition of `scope`, defined by an ancestor's scope, below this branch's.
+  ///
+  /// A definition determines its ancestors' (it is derived below one definition only), so what
+  /// the walk finds is derived once per definition and kept there.
+  private func inheritedDefinition(_ scope: any FeaturesScope.Type, at location: SourceLocation) throws
+    -> ScopeDefinition
+  {
+    if let derived = definition.derivedChild(FeatureTable.key(scope)) { return derived }
+    var ancestor = parent
+    while let branch = ancestor {
+      if let defined = branch.definition.child(scope) { return definition.derived(from: defined) }
+      ancestor = branch.parent
+    }
     // A test container has no registry: any scope may be branched, resolving to placeholders.
     if overrides?.resolvesPlaceholders == true { return definition.undefinedChild(scope) }
     throw FeaturesScopeUndefined(branching: scope, from: self, at: location)
