@@ -34,7 +34,7 @@ import Testing
     let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
     let bob = try root.branch(SessionScope.self, context: Session(user: "bob"))
     let errors = Mutex<[Int: String]>([:])
-    let lines = (first: #line + 5, second: #line + 9)
+    let lines = (first: #line + 7, second: #line + 11)
     let group = DispatchGroup()
     for index in 0..<2 {
       group.enter()

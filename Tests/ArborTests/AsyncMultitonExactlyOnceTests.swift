@@ -1,5 +1,6 @@
 import Arbor
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -26,7 +27,9 @@ import Testing
     let threads = DispatchGroup()
     for _ in 0..<2 {
       threads.enter()
-      DispatchQueue.global().async {
+      // Dedicated threads: blocks spinning on Dispatch's global queue would take the threads the
+      // tasks below run on.
+      Thread {
         defer { threads.leave() }
         repeat {
           for id in 0..<contexts {
@@ -35,7 +38,7 @@ import Testing
             }
           }
         } while !stop.isRaised
-      }
+      }.start()
     }
     let first = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
       for id in 0..<contexts {
