@@ -1,7 +1,8 @@
 // arbor-benchmarks: every case of the performance issue, for Arbor, its peers and hand-written
-// wiring, in one run; prints a Markdown table of medians and ratios.
+// wiring, in one run; prints a Markdown table of medians and ratios. Then Arbor's cost curves
+// (Curves.swift), with a table of their points and one of their ratios.
 //
-//   swift run -c release arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,...]
+//   swift run -c release arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,...,recursion,...]
 //                                         [--libraries hand,arbor,swinject,swift-dependencies]
 //
 // ARBOR_BENCHMARK_SCALE sets the scale too (CI runs at 0.001, which only checks that it runs).
@@ -19,7 +20,7 @@ func usage(_ message: String) -> Never {
     Data(
       """
       arbor-benchmarks: \(message)
-      usage: arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,b,c,d,e,f] \
+      usage: arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,b,c,d,e,f,\(curveCases.map(\.id).joined(separator: ","))] \
       [--libraries hand,arbor,swinject,swift-dependencies]
 
       """.utf8))
@@ -186,8 +187,13 @@ for row in rows {
   }
   table += "| " + cells.joined(separator: " | ") + " |\n"
 }
-print(table, terminator: "")
-print(
-  "\nscale \(settings.scale), \(settings.samples) samples per median; "
-    + "ratios are Arbor's median ÷ the other's (lower is better for Arbor), "
-    + "but in the throughput rows of e and e′, a library's own 2-thread ÷ 1-thread throughput (higher is better).")
+if !rows.isEmpty {
+  print(table, terminator: "")
+  print(
+    "\nscale \(settings.scale), \(settings.samples) samples per median; "
+      + "ratios are Arbor's median ÷ the other's (lower is better for Arbor), "
+      + "but in the throughput rows of e and e′, a library's own 2-thread ÷ 1-thread throughput (higher is better).")
+}
+
+mainThreadStackSize = currentStackSize()
+runCurves(settings)
