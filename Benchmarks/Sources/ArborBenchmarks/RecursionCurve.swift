@@ -19,7 +19,6 @@ struct Countdown: DisposableFeature {
 /// deepest to the shallowest per-link cost stays near 1; cycle detection that walks the whole path
 /// makes it grow with depth.
 enum RecursionCurve {
-  static let depths = [10, 100, 1_000, 10_000]
   /// Enough for the deepest chain with room to spare, whatever a link takes (measured in `notes`).
   static let stackSize = 512 << 20
 
@@ -41,6 +40,7 @@ enum RecursionCurve {
 
   private static func measure(_ settings: Settings) -> Curve {
     let root = root
+    let depths = settings.depths
     // Checking each depth also times one chain of it, which sizes the samples below.
     var single: [Int: Double] = [:]
     for depth in depths {
@@ -87,13 +87,14 @@ enum RecursionCurve {
           baseline: hand[depth]))
     }
     let figures = depths.flatMap { [arbor[$0]!, hand[$0]!] }
+    let span = "\(grouped(depths.last!)) ÷ \(grouped(depths[0]))"
     let shallow = figures[0]
     let deep = figures[2 * (depths.count - 1)]
     curve.ratios.append(
-      Curve.Ratio(title: "Arbor per link, 10,000 deep ÷ 10 deep", value: deep / shallow, target: .atMost(2)))
+      Curve.Ratio(title: "Arbor per link, \(span) deep", value: deep / shallow, target: .atMost(2)))
     curve.ratios.append(
       Curve.Ratio(
-        title: "hand-written per link, 10,000 deep ÷ 10 deep",
+        title: "hand-written per link, \(span) deep",
         value: figures[2 * depths.count - 1] / figures[1], target: nil))
     curve.notes = StackDepth.notes()
     return curve

@@ -21,7 +21,7 @@ func usage(_ message: String) -> Never {
       """
       arbor-benchmarks: \(message)
       usage: arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,b,c,d,e,f,\(curveCases.map(\.id).joined(separator: ","))] \
-      [--libraries hand,arbor,swinject,swift-dependencies]
+      [--libraries hand,arbor,swinject,swift-dependencies] [--depths 10,100,1000,10000]
 
       """.utf8))
   exit(2)
@@ -47,6 +47,10 @@ while let argument = arguments.popFirst() {
     settings.samples = samples
   case "--cases":
     settings.cases = Set(value(after: argument).split(separator: ",").map(String.init))
+  case "--depths":
+    let depths = value(after: argument).split(separator: ",").compactMap { Int($0) }
+    guard !depths.isEmpty, depths.allSatisfy({ $0 > 0 }) else { usage("--depths takes positive depths") }
+    settings.depths = depths
   case "--libraries":
     settings.libraries = Set(value(after: argument).split(separator: ",").map(library))
   case "--memory-case":
