@@ -149,8 +149,13 @@ enum StackDepth {
     let hand = bytesPerLink { handWritten(links) }
     let main = mainThreadStackSize
     let task = runAsync { currentStackSize() }
+    #if DEBUG
+      let buildKind = "debug"
+    #else
+      let buildKind = "release"
+    #endif
     var notes = [
-      String(format: "stack per link (release, measured over %d links): Arbor %.0f bytes, hand-written %.0f bytes", links, arbor, hand)
+      String(format: "stack per link (%@ build, measured over %d links): Arbor %.0f bytes, hand-written %.0f bytes", buildKind, links, arbor, hand)
     ]
     for (name, size) in [("main thread", main), ("a Swift task's thread (cooperative pool)", task)] {
       guard let size else {
