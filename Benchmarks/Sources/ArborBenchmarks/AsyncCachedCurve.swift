@@ -12,8 +12,10 @@ enum AsyncCachedCurve {
     let samples = settings.samples
     let figures = runAsync { await measure(root, reads: reads, samples: samples) }
     var curve = Curve(id: "async-cached")
-    curve.points.append(Curve.Point(label: "`try await features.instance()`, cached (ns)", unit: "ns", arbor: figures.async))
-    curve.points.append(Curve.Point(label: "`try features.instance()`, cached, in the same task (ns)", unit: "ns", arbor: figures.sync))
+    curve.points.append(
+      Curve.Point(label: "`try await features.instance()`, cached (ns)", unit: "ns", arbor: figures.async))
+    curve.points.append(
+      Curve.Point(label: "`try features.instance()`, cached, in the same task (ns)", unit: "ns", arbor: figures.sync))
     curve.ratios.append(Curve.Ratio(title: "await ÷ sync", value: figures.async / figures.sync, target: .atMost(1.5)))
     return curve
   }

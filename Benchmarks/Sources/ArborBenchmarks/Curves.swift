@@ -21,6 +21,8 @@ struct Curve {
     var title: String
     var value: Double
     var target: Target?
+    /// A ratio of the hand-written baseline's own points, shown with the baselines only.
+    var isBaseline = false
   }
 
   var id: String
@@ -64,7 +66,7 @@ func runCurves(_ settings: Settings) {
   }
   table += "\n| curve | ratio | value | target | met |\n|---|---|---:|---|---|\n"
   for curve in curves {
-    for ratio in curve.ratios {
+    for ratio in curve.ratios where baselines || !ratio.isBaseline {
       table +=
         "| \(curve.id) | \(ratio.title) | \(formatRatio(ratio.value)) | \(ratio.target?.text ?? "") | "
         + "\(ratio.target.map { $0.isMet(by: ratio.value) ? "yes" : "no" } ?? "") |\n"

@@ -42,7 +42,8 @@ enum LoadersCurve {
     var curve = Curve(id: "loaders")
     for (index, size) in sizes.enumerated() {
       curve.points.append(
-        Curve.Point(label: "\(grouped(size)) new types: first loader (ns per loader)", unit: "ns", arbor: figures[index]))
+        Curve.Point(
+          label: "\(grouped(size)) new types: first loader (ns per loader)", unit: "ns", arbor: figures[index]))
       curve.points.append(
         Curve.Point(label: "\(grouped(size)) types: a loader again (ns per loader)", unit: "ns", arbor: agains[index]))
     }

@@ -46,17 +46,24 @@ enum MultitonCurve {
     let figures = medians(
       samples: settings.samples,
       [
-        { _ in nanoseconds(per: reads) { for _ in 0..<reads { blackHole(try! root.instance(of: Keyed.self, context: 7)) } } },
+        { _ in
+          nanoseconds(per: reads) { for _ in 0..<reads { blackHole(try! root.instance(of: Keyed.self, context: 7)) } }
+        },
         { _ in nanoseconds(per: reads) { for _ in 0..<reads { blackHole(table.instances.withLock { $0[7]! }) } } },
         { _ in nanoseconds(per: reads) { for _ in 0..<reads { blackHole(try! root.instance(of: Service.self)) } } },
         { _ in nanoseconds(per: reads) { for _ in 0..<reads { blackHole(lazy.instance) } } },
       ])
     var curve = Curve(id: "multiton")
     curve.points.append(
-      Curve.Point(label: "cached, context 7 (ns; hand: `Mutex<[Int: Keyed]>`)", unit: "ns", arbor: figures[0], baseline: figures[1]))
+      Curve.Point(
+        label: "cached, context 7 (ns; hand: `Mutex<[Int: Keyed]>`)", unit: "ns", arbor: figures[0],
+        baseline: figures[1]))
     curve.points.append(
-      Curve.Point(label: "cached, no context: case a (ns; hand: `Mutex`-lazy)", unit: "ns", arbor: figures[2], baseline: figures[3]))
-    curve.ratios.append(Curve.Ratio(title: "with context ÷ without, Arbor", value: figures[0] / figures[2], target: .atMost(3)))
+      Curve.Point(
+        label: "cached, no context: case a (ns; hand: `Mutex`-lazy)", unit: "ns", arbor: figures[2],
+        baseline: figures[3]))
+    curve.ratios.append(
+      Curve.Ratio(title: "with context ÷ without, Arbor", value: figures[0] / figures[2], target: .atMost(3)))
     return curve
   }
 }

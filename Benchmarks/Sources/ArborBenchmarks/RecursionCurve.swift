@@ -95,7 +95,7 @@ enum RecursionCurve {
     curve.ratios.append(
       Curve.Ratio(
         title: "hand-written per link, \(span) deep",
-        value: figures[2 * depths.count - 1] / figures[1], target: nil))
+        value: figures[2 * depths.count - 1] / figures[1], target: nil, isBaseline: true))
     curve.notes = StackDepth.notes()
     return curve
   }
@@ -155,7 +155,9 @@ enum StackDepth {
       let buildKind = "release"
     #endif
     var notes = [
-      String(format: "stack per link (%@ build, measured over %d links): Arbor %.0f bytes, hand-written %.0f bytes", buildKind, links, arbor, hand)
+      String(
+        format: "stack per link (%@ build, measured over %d links): Arbor %.0f bytes, hand-written %.0f bytes",
+        buildKind, links, arbor, hand)
     ]
     for (name, size) in [("main thread", main), ("a Swift task's thread (cooperative pool)", task)] {
       guard let size else {

@@ -41,10 +41,13 @@ enum SiblingsCurve {
         Curve.Point(label: "\(grouped(size)) scopes: build the root (µs)", unit: "µs", arbor: figures[2 * index]))
       curve.points.append(
         Curve.Point(
-          label: "\(grouped(size)) scopes: branch the last defined, drop it (ns)", unit: "ns", arbor: figures[2 * index + 1]))
+          label: "\(grouped(size)) scopes: branch the last defined, drop it (ns)", unit: "ns",
+          arbor: figures[2 * index + 1]))
     }
-    curve.ratios.append(Curve.Ratio(title: "build, 1,000 ÷ 250 scopes", value: figures[2] / figures[0], target: .atMost(5)))
-    curve.ratios.append(Curve.Ratio(title: "branch, 1,000 ÷ 250 scopes", value: figures[3] / figures[1], target: .atMost(5)))
+    curve.ratios.append(
+      Curve.Ratio(title: "build, 1,000 ÷ 250 scopes", value: figures[2] / figures[0], target: .atMost(5)))
+    curve.ratios.append(
+      Curve.Ratio(title: "branch, 1,000 ÷ 250 scopes", value: figures[3] / figures[1], target: .atMost(5)))
     return curve
   }
 }

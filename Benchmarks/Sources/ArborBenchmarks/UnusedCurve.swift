@@ -67,9 +67,11 @@ enum UnusedCurve {
           label: "\(grouped(registered)) registered, 1 used: heap bytes per live branch", unit: "bytes",
           arbor: bytes[index]))
     }
-    curve.ratios.append(Curve.Ratio(title: "time, 1,000 ÷ 1 registered", value: figures[1] / figures[0], target: .atMost(1.2)))
+    curve.ratios.append(
+      Curve.Ratio(title: "time, 1,000 ÷ 1 registered", value: figures[1] / figures[0], target: .atMost(1.2)))
     if let lean = bytes[0], let crowded = bytes[1] {
-      curve.ratios.append(Curve.Ratio(title: "bytes, 1,000 ÷ 1 registered", value: crowded / lean, target: .atMost(1.2)))
+      curve.ratios.append(
+        Curve.Ratio(title: "bytes, 1,000 ÷ 1 registered", value: crowded / lean, target: .atMost(1.2)))
     }
     return curve
   }

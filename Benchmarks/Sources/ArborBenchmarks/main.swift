@@ -20,7 +20,8 @@ func usage(_ message: String) -> Never {
     Data(
       """
       arbor-benchmarks: \(message)
-      usage: arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,b,c,d,e,f,\(curveCases.map(\.id).joined(separator: ","))] \
+      usage: arbor-benchmarks [--scale X] [--samples N] \
+      [--cases a,a2,b,c,d,e,f,\(curveCases.map(\.id).joined(separator: ","))] \
       [--libraries hand,arbor,swinject,swift-dependencies] [--depths 10,100,1000,10000]
 
       """.utf8))

@@ -13,8 +13,11 @@
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
 
-/// Bytes the heap has handed out and not taken back.
-static inline size_t arbor_allocated_bytes(void) { return mallinfo2().uordblks; }
+/// Bytes the heap has handed out and not taken back, blocks it mapped on their own included.
+static inline size_t arbor_allocated_bytes(void) {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
 
 /// The calling thread's stack size in bytes, 0 when unknown. For the main thread glibc reports the
 /// stack limit (`ulimit -s`).
