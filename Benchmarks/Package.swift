@@ -28,9 +28,12 @@ let package = Package(
         .product(name: "Arbor", package: "Arbor"),
         .product(name: "Swinject", package: "Swinject"),
         .product(name: "Dependencies", package: "swift-dependencies"),
+        "CProcessFacts",
       ],
       path: "Sources/ArborBenchmarks"
-    )
+    ),
+    // The heap in use and a thread's stack size, which Swift's C modules do not export.
+    .target(name: "CProcessFacts", path: "Sources/CProcessFacts"),
   ],
   swiftLanguageModes: [.v6]
 )

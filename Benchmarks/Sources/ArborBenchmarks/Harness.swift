@@ -14,10 +14,13 @@ struct Settings {
   var scale = 1.0
   /// Timed samples per case and library; the median is reported.
   var samples = 9
-  /// Case identifiers to run (`a`, `a2`, `b`, `c`, `d`, `e`, `f`); empty runs all.
+  /// Case identifiers to run (`a`, `a2`, `b`, `c`, `d`, `e`, `f`, and the curves' names); empty runs all.
   var cases: Set<String> = []
   /// Libraries to run; empty runs all.
   var libraries: Set<Library> = []
+  /// The chain depths of the `recursion` curve (`--depths`); fewer and shallower ones let callgrind
+  /// count a link's instructions without running the 10,000-deep chain.
+  var depths = [10, 100, 1_000, 10_000]
 
   func includes(_ id: String) -> Bool { cases.isEmpty || cases.contains(id) }
   func includes(_ library: Library) -> Bool { libraries.isEmpty || libraries.contains(library) }

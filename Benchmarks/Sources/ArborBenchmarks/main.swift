@@ -1,7 +1,8 @@
 // arbor-benchmarks: every case of the performance issue, for Arbor, its peers and hand-written
-// wiring, in one run; prints a Markdown table of medians and ratios.
+// wiring, in one run; prints a Markdown table of medians and ratios. Then Arbor's cost curves
+// (Curves.swift), with a table of their points and one of their ratios.
 //
-//   swift run -c release arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,...]
+//   swift run -c release arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,...,recursion,...]
 //                                         [--libraries hand,arbor,swinject,swift-dependencies]
 //
 // ARBOR_BENCHMARK_SCALE sets the scale too (CI runs at 0.001, which only checks that it runs).
@@ -19,8 +20,9 @@ func usage(_ message: String) -> Never {
     Data(
       """
       arbor-benchmarks: \(message)
-      usage: arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,b,c,d,e,f] \
-      [--libraries hand,arbor,swinject,swift-dependencies]
+      usage: arbor-benchmarks [--scale X] [--samples N] \
+      [--cases a,a2,b,c,d,e,f,\(curveCases.map(\.id).joined(separator: ","))] \
+      [--libraries hand,arbor,swinject,swift-dependencies] [--depths 10,100,1000,10000]
 
       """.utf8))
   exit(2)
@@ -46,6 +48,10 @@ while let argument = arguments.popFirst() {
     settings.samples = samples
   case "--cases":
     settings.cases = Set(value(after: argument).split(separator: ",").map(String.init))
+  case "--depths":
+    let depths = value(after: argument).split(separator: ",").compactMap { Int($0) }
+    guard !depths.isEmpty, depths.allSatisfy({ $0 > 0 }) else { usage("--depths takes positive depths") }
+    settings.depths = depths
   case "--libraries":
     settings.libraries = Set(value(after: argument).split(separator: ",").map(library))
   case "--memory-case":
@@ -186,8 +192,13 @@ for row in rows {
   }
   table += "| " + cells.joined(separator: " | ") + " |\n"
 }
-print(table, terminator: "")
-print(
-  "\nscale \(settings.scale), \(settings.samples) samples per median; "
-    + "ratios are Arbor's median ÷ the other's (lower is better for Arbor), "
-    + "but in the throughput rows of e and e′, a library's own 2-thread ÷ 1-thread throughput (higher is better).")
+if !rows.isEmpty {
+  print(table, terminator: "")
+  print(
+    "\nscale \(settings.scale), \(settings.samples) samples per median; "
+      + "ratios are Arbor's median ÷ the other's (lower is better for Arbor), "
+      + "but in the throughput rows of e and e′, a library's own 2-thread ÷ 1-thread throughput (higher is better).")
+}
+
+mainThreadStackSize = currentStackSize()
+runCurves(settings)
