@@ -19,12 +19,16 @@ import Testing
     let root = FeaturesRoot { registry in
       registry.use(
         .disposable { (step: Step, features) -> Walker in
-          if step.remaining > 0 { _ = try features.instance(of: Walker.self, context: Step(remaining: step.remaining - 1)) }
+          if step.remaining > 0 {
+            _ = try features.instance(of: Walker.self, context: Step(remaining: step.remaining - 1))
+          }
           return Walker()
         })
     }
     let line = #line + 1
-    let error = #expect(throws: CircularDependency.self) { try root.instance(of: Walker.self, context: Step(remaining: 3)) }
+    let error = #expect(throws: CircularDependency.self) {
+      try root.instance(of: Walker.self, context: Step(remaining: 3))
+    }
     expectRenderings(
       of: error,
       tree: """
@@ -36,7 +40,8 @@ import Testing
         │            Walker at \(site(base + 4))
         └─ fix: make Step Hashable: Arbor then runs a request with another context and reports only a request with the same one
         """,
-      line: "CircularDependency: Walker requests itself with a context of type Step, which cannot be compared: a request with another context cannot be told from a cycle (\(site(base + 4)))"
+      line:
+        "CircularDependency: Walker requests itself with a context of type Step, which cannot be compared: a request with another context cannot be told from a cycle (\(site(base + 4)))"
     )
   }
 

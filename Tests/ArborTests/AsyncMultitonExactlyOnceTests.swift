@@ -6,7 +6,8 @@ import Testing
 
 /// Async multitons requested with `await` and synchronously at once: each context loads once, and
 /// the first instance of a context is the one every later request gets.
-@Suite struct AsyncMultitonExactlyOnceTests {
+@Suite(.serialized) struct AsyncMultitonExactlyOnceTests {
+  // Rounds one after another: each keeps two threads busy.
   @Test(arguments: 0..<5)
   func syncRequestsRacingAsyncLoadsNeverLoadAContextTwiceNorReplaceItsInstance(round: Int) async throws {
     let contexts = 400
@@ -32,6 +33,7 @@ import Testing
       Thread {
         defer { threads.leave() }
         repeat {
+          sched_yield()  // two spinning threads per round, not more: leave the other tests room
           for id in 0..<contexts {
             if let account = try? root.instance(of: Account.self, context: id) {
               syncSeen.withLock { _ = $0[id, default: []].insert(account.serial) }

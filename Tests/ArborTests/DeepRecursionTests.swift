@@ -29,7 +29,9 @@ import Testing
     let root = FeaturesRoot { registry in
       registry.use(
         .disposable { (remaining: Int, features) -> Countdown in
-          remaining == 0 ? Countdown(steps: 0) : Countdown(steps: try features.instance(of: Countdown.self, context: remaining - 1).steps + 1)
+          remaining == 0
+            ? Countdown(steps: 0)
+            : Countdown(steps: try features.instance(of: Countdown.self, context: remaining - 1).steps + 1)
         })
     }
     let steps = onBigStack { (try? root.instance(of: Countdown.self, context: 10_000))?.steps }
@@ -65,7 +67,9 @@ import Testing
       let root = FeaturesRoot { registry in
         registry.use(
           .disposable { (depth: Int, features) -> Countdown in
-            if depth == 60 { return Countdown(steps: try features.instance(of: Countdown.self, context: repeated).steps) }
+            if depth == 60 {
+              return Countdown(steps: try features.instance(of: Countdown.self, context: repeated).steps)
+            }
             return Countdown(steps: try features.instance(of: Countdown.self, context: depth + 1).steps + 1)
           })
       }

@@ -18,11 +18,22 @@ extension Features {
   /// - Returns: The instance.
   /// - Throws: The errors of ``instance(of:context:file:line:)``, and `CancellationError` when the
   ///   requesting task is cancelled while it waits.
+  @inlinable
   public func instance<F: Feature>(
     of feature: F.Type = F.self, context: F.Context, file: StaticString = #fileID, line: UInt = #line
   ) async throws -> F {
-    let location = SourceLocation(fileID: file, line: line)
-    return try await withBranch(at: location) { try await $0.resolveAsync(feature, context: context, at: location) }
+    // Inlined: a cached instance or a static value is read as the synchronous request reads it,
+    // with no async call.
+    if let branch = retainedBranch, let instance = branch._withUnsafeGuaranteedRef({ $0.peek(feature) }) {
+      return instance
+    }
+    return try await resolveAsync(feature, context: context, at: SourceLocation(fileID: file, line: line))
+  }
+
+  /// Resolves through the branch of these features, running async loaders.
+  @usableFromInline
+  func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
+    try await withBranch(at: location) { try await $0.resolveAsync(feature, context: context, at: location) }
   }
 
   /// Resolves any feature that takes no context, running async loaders.
@@ -37,6 +48,7 @@ extension Features {
   ///   - line: Where the request is made; captured for you.
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
+  @inlinable
   public func instance<F: Feature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
   ) async throws -> F where F.Context == Void {
@@ -55,6 +67,7 @@ extension Features {
   ///   - line: Where the request is made; captured for you.
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
+  @inlinable
   public func instance<F: CacheableFeature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
   ) async throws -> F where F.Context == NoContext {

@@ -73,7 +73,7 @@ public struct Features: @unchecked Sendable {
   /// too unless it has a ``Branch/tether``: use ``withBranch(at:_:)`` to resolve through it.
   @usableFromInline
   package func branch(at location: SourceLocation) throws -> Branch {
-    if let anchor { 
+    if let anchor {
       if let branch = anchor.takeUnretainedValue().branch { return branch }
       throw Self.released(at: location)
     }

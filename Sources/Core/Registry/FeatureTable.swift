@@ -25,8 +25,8 @@ package struct FeatureTable: Sendable {
     @usableFromInline package var depth: Int
     /// The cache slot in the registering branch (cacheables without a context).
     @usableFromInline package let slot: Int
-    /// Where the slot's instance is stored, in bytes from the start of the registering branch's
-    /// storage (cacheables without a context).
+    /// Where the slot's instance (cacheables without a context), or the multiton's word (cacheables
+    /// with one), is stored, in bytes from the start of the registering branch's storage.
     @usableFromInline package var offset: Int
     /// The registration's payload: a `Box<F>` or a `Loader<F>`.
     @usableFromInline package let payload: UnsafeRawPointer
@@ -57,7 +57,8 @@ package struct FeatureTable: Sendable {
   }
 
   /// How a branch of this scope stores what it caches, in one allocation: the state word of every
-  /// slot (see ``Branch``), then each slot's instance, in place rather than boxed.
+  /// slot (see ``Branch``), then a word per multiton (a cacheable with a context) for its
+  /// ``Multiton``, made on first use, then each slot's instance, in place rather than boxed.
   package struct Storage: Sendable {
     /// One slot of a branch of this scope: where its instance lives and how to destroy it.
     package struct Slot: Sendable {
@@ -69,23 +70,36 @@ package struct FeatureTable: Sendable {
     package let slots: [Slot]
     /// How many slots, hence state words, a branch has.
     package let count: Int
+    /// How many multiton words follow the state words.
+    package let multitonCount: Int
     package let byteCount: Int
     package let alignment: Int
 
     /// Lays out the slots of `entries`, this scope's own cacheables without a context, in slot
-    /// order, and sets their offsets.
+    /// order, and the words of its multitons, and sets their offsets.
     init(_ entries: inout [Entry]) {
       var slots: [Slot] = []
       // Slots are numbered densely from 0, so placing each entry at its slot sorts them.
       var bySlot: [Int?] = []
-      for index in entries.indices where entries[index].depth == 0 && entries[index].kind == .cacheable {
-        let slot = entries[index].slot
-        if slot >= bySlot.count { bySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - bySlot.count)) }
-        bySlot[slot] = index
+      var multitons: [Int] = []
+      for index in entries.indices where entries[index].depth == 0 {
+        switch entries[index].kind {
+        case .cacheable:
+          let slot = entries[index].slot
+          if slot >= bySlot.count { bySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - bySlot.count)) }
+          bySlot[slot] = index
+        case .contextualCacheable:
+          multitons.append(index)
+        case .static, .disposable, .conflict:
+          break
+        }
       }
       let own = bySlot.compactMap { $0 }
       let count = bySlot.count
-      var byteCount = count * MemoryLayout<UInt>.stride
+      for (word, index) in multitons.enumerated() {
+        entries[index].offset = (count + word) * MemoryLayout<UInt>.stride
+      }
+      var byteCount = (count + multitons.count) * MemoryLayout<UInt>.stride
       var alignment = MemoryLayout<UInt>.alignment
       for index in own {
         let destroyer = InstanceDestroyer.make(for: entries[index].binding.takeUnretainedValue().registration.feature)
@@ -97,6 +111,7 @@ package struct FeatureTable: Sendable {
       }
       self.slots = slots
       self.count = count
+      self.multitonCount = multitons.count
       self.byteCount = byteCount
       self.alignment = alignment
     }
@@ -117,6 +132,8 @@ package struct FeatureTable: Sendable {
     package let offsets: UnsafeMutablePointer<Int>
     package let slots: UnsafeMutableBufferPointer<Slot>
     package let count: Int
+    /// How many multiton words follow the `count` state words.
+    package let multitonCount: Int
     package let byteCount: Int
     package let alignment: Int
   }
@@ -189,7 +206,8 @@ package struct FeatureTable: Sendable {
       _ = slots.initialize(
         from: storage.slots.map { .init(index: $0.index, offset: $0.offset, destroyer: .passUnretained($0.destroyer)) })
       layout = BranchLayout(
-        offsets: offsets, slots: slots, count: storage.count, byteCount: storage.byteCount,
+        offsets: offsets, slots: slots, count: storage.count, multitonCount: storage.multitonCount,
+        byteCount: storage.byteCount,
         alignment: storage.alignment)
       var capacityBits: UInt = 2
       while (1 << capacityBits) < entries.count * 2 { capacityBits += 1 }

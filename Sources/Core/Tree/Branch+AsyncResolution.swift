@@ -165,19 +165,13 @@ extension Branch {
         publish: { owner.publish(Box($0), slot: entry.slot) })
     case .contextualCacheable:
       let owner = ancestor(entry.depth)
-      let multiton = owner.multiton(feature)
-      let key = ContextKey(context as! AnyHashable)  // a contextual cacheable's Context is Hashable
-      let lookup: @Sendable () -> F? = {
-        multiton.entries.withLock { entries in
-          if case .loaded(let instance) = entries[key] { return instance }
-          return nil
-        }
-      }
-      if let instance = lookup() { return instance }
+      let multiton = owner.multiton(feature, offset: entry.offset)
+      if let instance = multiton.cached(context) { return instance }
+      let key = ContextKey(context as! AnyHashable)  // a cacheable's Context is Hashable
       return try await owner.loadAsyncOnce(
         feature, context: context, entry: entry, key: AsyncLoadKey(feature: ObjectIdentifier(feature), context: key),
-        at: location, lookup: lookup,
-        publish: { instance in multiton.entries.withLock { $0[key] = .loaded(instance) } })
+        at: location, lookup: { multiton.cached(context) },
+        publish: { instance in multiton.lock.withLock { multiton.insert(instance, for: context, in: &$0) } })
     default:
       return try await loadAsync(feature, context: context, entry: entry, frame: nil, at: location)
     }

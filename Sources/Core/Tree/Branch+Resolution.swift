@@ -24,7 +24,13 @@ extension Branch {
         return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
       case .disposable:
         return try load(feature, context: context, entry: entry, at: location, thread: thread)
-      case .contextualCacheable, .conflict:
+      case .contextualCacheable:
+        if let instance = Self.cachedMultiton(
+          feature, context: context, in: storage(up: entry.depth), offset: entry.offset)
+        {
+          return instance
+        }
+      case .conflict:
         break
       }
     }
@@ -322,32 +328,30 @@ extension Branch {
   func loadMultiton<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) throws -> F {
-    let multiton = multiton(feature)
-    let key = ContextKey(context as! AnyHashable)  // a contextual cacheable's Context is Hashable
+    let multiton = multiton(feature, offset: entry.offset)
+    if let instance = multiton.cached(context) { return instance }
     if entry.isAsync {
       // Only the async path loads it, and claims its context under `state`: a synchronous request
       // reads what that path published and claims nothing, so it can never clear an instance.
-      if case .loaded(let instance) = multiton.entries.withLock({ $0[key] }) { return instance }
       throw requiresAwait(feature, context: context, entry: entry, at: location)
     }
+    let key = ContextKey(context as! AnyHashable)  // a cacheable's Context is Hashable
     return try loadOnce(
       feature, binding: entry.binding.takeUnretainedValue(), at: location,
       claim: { thread in
-        multiton.entries.withLock { entries in
-          switch entries[key] {
-          case .loaded(let instance): return .loaded(instance)
-          case .loading(let inFlight): return .wait(inFlight)
-          case nil:
-            let inFlight = InFlight(owner: thread)
-            entries[key] = .loading(inFlight)
-            return .own(inFlight)
-          }
+        multiton.lock.withLock { state in
+          if let instance = multiton.cached(context) { return .loaded(instance) }
+          if let inFlight = state.inFlight[key] { return .wait(inFlight) }
+          let inFlight = InFlight(owner: thread)
+          state.inFlight[key] = inFlight
+          return .own(inFlight)
         }
       },
       load: { try load(feature, context: context, entry: entry, at: location) },
       settle: { box in
-        multiton.entries.withLock { entries in
-          entries[key] = box.map { .loaded(unsafeDowncast($0, to: Box<F>.self).value) }
+        multiton.lock.withLock { state in
+          state.inFlight[key] = nil
+          if let box { multiton.insert(unsafeDowncast(box, to: Box<F>.self).value, for: context, in: &state) }
         }
       })
   }
@@ -394,29 +398,6 @@ extension Branch {
   }
 }
 
-extension Branch {
-  /// The multiton cache of `feature` in this branch, created on first use.
-  func multiton<F: Feature>(_ feature: F.Type) -> Multiton<F> {
-    state.withLock { state in
-      let key = ObjectIdentifier(feature)
-      if let existing = state.multitons[key] { return unsafeDowncast(existing, to: Multiton<F>.self) }
-      let created = Multiton<F>()
-      state.multitons[key] = created
-      return created
-    }
-  }
-}
-
-/// The instances of one contextual cacheable in one branch, by context value.
-final class Multiton<F: Feature>: Sendable {
-  enum Entry {
-    case loaded(F)
-    case loading(InFlight)
-  }
-
-  let entries = Lock<[ContextKey: Entry]>.make([:])
-}
-
 /// A context value as a dictionary key.
 // Sendable: it only wraps a feature's `Context`, which is `Sendable`.
 struct ContextKey: Hashable, @unchecked Sendable {
@@ -426,4 +407,3 @@ struct ContextKey: Hashable, @unchecked Sendable {
     self.value = value
   }
 }
-

@@ -77,7 +77,6 @@ package final class Branch: @unchecked Sendable {
   struct State {
     /// The loads that other requests wait for, by slot.
     var inFlight: [Int: InFlight] = [:]
-    var multitons: [ObjectIdentifier: AnyObject] = [:]
     /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
     var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
   }
@@ -191,8 +190,9 @@ package final class Branch: @unchecked Sendable {
     storage = anchor._withUnsafeGuaranteedRef { $0.storage }
     // Swift aligns no type to more than 16 bytes, which the anchor's tail is aligned to.
     assert(Int(bitPattern: storage) % max(layout.alignment, contextAlignment) == 0)
-    let slots = storage.bindMemory(to: Atomic<UInt>.self, capacity: layout.count)
-    for slot in 0..<layout.count { (slots + slot).initialize(to: Atomic(0)) }
+    let words = layout.count + layout.multitonCount
+    let slots = storage.bindMemory(to: Atomic<UInt>.self, capacity: words)
+    for word in 0..<words { (slots + word).initialize(to: Atomic(0)) }
     loaderFeatures = consume features
     self.contextOffset = Int32(contextOffset)
     table = definition.lookup
@@ -221,7 +221,9 @@ package final class Branch: @unchecked Sendable {
     let path = pathStorage.load(ordering: .acquiring)
     if path != 0 { Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: path)!).release() }
     defer {
-      if holdsParent { parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } } }
+      if holdsParent {
+        parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } }
+      }
     }
     if hasTypedContext { Self.destroyContext(of: definition.scope, at: storage + Int(contextOffset)) }
     let layout = definition.layout
@@ -229,7 +231,11 @@ package final class Branch: @unchecked Sendable {
     for slot in layout.slots where slots[slot.index].load(ordering: .acquiring) == Self.loaded {
       slot.destroyer._withUnsafeGuaranteedRef { $0.destroy(storage + slot.offset) }
     }
-    slots.deinitialize(count: layout.count)
+    for word in layout.count..<(layout.count + layout.multitonCount) {
+      let multiton = slots[word].load(ordering: .acquiring)
+      if multiton != 0 { Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: multiton)!).release() }
+    }
+    slots.deinitialize(count: layout.count + layout.multitonCount)
   }
 
   /// The test container's overrides, if this branch is one's.
@@ -347,6 +353,33 @@ package final class Branch: @unchecked Sendable {
       return nil
     }
     return (storage + offset).assumingMemoryBound(to: F.self).pointee
+  }
+
+  /// The instance of the multiton whose word is at `offset` of `storage` loaded for `context`, if
+  /// any: no lock, no cast.
+  @inlinable @inline(__always)
+  static func cachedMultiton<F: Feature>(
+    _ feature: F.Type, context: F.Context, in storage: UnsafeMutableRawPointer, offset: Int
+  ) -> F? {
+    let word = (storage + offset).assumingMemoryBound(to: Atomic<UInt>.self)[0].load(ordering: .acquiring)
+    guard word != 0 else { return nil }
+    return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
+      ._withUnsafeGuaranteedRef { $0.cached(context) }
+  }
+
+  /// The multiton whose word is at `offset` of this branch's storage, made on first use.
+  func multiton<F: Feature>(_ feature: F.Type, offset: Int) -> Multiton<F> {
+    let word = (storage + offset).assumingMemoryBound(to: Atomic<UInt>.self)
+    let stored = word[0].load(ordering: .acquiring)
+    if stored != 0 {
+      return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
+    }
+    let made = Unmanaged.passRetained(Multiton<F>())
+    let (published, existing) = word[0].compareExchange(
+      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+    if published { return made.takeUnretainedValue() }
+    made.release()  // another thread made it first
+    return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
   }
 
   /// Stores an instance loaded outside the slot protocol: by an async load, which claimed the

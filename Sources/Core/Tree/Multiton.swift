@@ -1,0 +1,139 @@
+import Synchronization
+
+/// The instances of one cacheable with a context (a multiton) in one branch, by context value.
+///
+/// Reading a loaded instance takes no lock: the context is hashed and probed in an open-addressing
+/// table of immutable entries, published with release ordering. Loads are claimed, and entries
+/// inserted, under `lock`; the table only grows, and a grown table replaces the old one, which is
+/// kept (as every entry is) until the multiton goes, since a reader may still be probing it.
+///
+/// A branch keeps its multitons in words of its storage (see ``FeatureTable/Storage``), one per
+/// multiton its scope registers, made on first use.
+@usableFromInline
+final class Multiton<F: Feature>: @unchecked Sendable {
+  // Sendable: `table` is an atomic word; a table's buckets are atomic words pointing at immutable
+  // entries; everything else that changes is in `lock`.
+
+  /// One loaded instance and its context. Immutable.
+  @usableFromInline
+  final class Entry {
+    @usableFromInline let hash: Int
+    @usableFromInline let context: F.Context
+    @usableFromInline let instance: F
+
+    init(hash: Int, context: F.Context, instance: F) {
+      self.hash = hash
+      self.context = context
+      self.instance = instance
+    }
+  }
+
+  /// A table's buckets: `mask + 1` words, each 0 or an unretained `Entry` (which `State.entries`
+  /// keeps).
+  @usableFromInline
+  final class Table {
+    @usableFromInline let mask: Int
+    @usableFromInline let buckets: UnsafeMutablePointer<Atomic<UInt>>
+
+    init(capacity: Int) {
+      mask = capacity - 1
+      buckets = .allocate(capacity: capacity)
+      for index in 0..<capacity { (buckets + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+      buckets.deinitialize(count: mask + 1)
+      buckets.deallocate()
+    }
+  }
+
+  struct State {
+    /// Loads of a context in progress that other requests wait for.
+    var inFlight: [ContextKey: InFlight] = [:]
+    /// Every entry, keeping them alive for the tables' unretained words.
+    var entries: [Entry] = []
+    /// Every table made, the current one last: a reader may still probe an earlier one.
+    var tables: [Table]
+  }
+
+  /// The current table, unretained (`State.tables` keeps it).
+  @usableFromInline let table: Atomic<UInt>
+  /// Hashes and compares contexts; `F.Context` is `Hashable` for every cacheable, which the
+  /// generic signature cannot say (see ``ContextHashing``).
+  @usableFromInline let hashing: ContextHashing<F.Context>
+  let lock: Lock<State>
+
+  init() {
+    let first = Table(capacity: 8)
+    table = Atomic(UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()))
+    hashing = ContextHashing(of: F.self)
+    lock = Lock.make(State(tables: [first]))
+  }
+
+  /// The instance loaded for `context`, if any. Lock-free.
+  @inlinable
+  func cached(_ context: F.Context) -> F? {
+    let hash = hashing.hash(context)
+    return Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: table.load(ordering: .acquiring))!)
+      ._withUnsafeGuaranteedRef { table in
+        var index = hash & table.mask
+        while true {
+          let word = table.buckets[index].load(ordering: .acquiring)
+          if word == 0 { return nil }
+          let found = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)._withUnsafeGuaranteedRef {
+            entry -> F? in
+            entry.hash == hash && hashing.equal(entry.context, context) ? entry.instance : nil
+          }
+          if let found { return found }
+          index = (index &+ 1) & table.mask
+        }
+      }
+  }
+
+  /// Publishes `instance` for `context`, which has none: call with `lock` held.
+  func insert(_ instance: F, for context: F.Context, in state: inout State) {
+    let entry = Entry(hash: hashing.hash(context), context: context, instance: instance)
+    state.entries.append(entry)
+    let current = state.tables[state.tables.count - 1]
+    guard state.entries.count * 2 > current.mask + 1 else { return Self.place(entry, in: current) }
+    // Grow before the table is half full, so that probes stay short and always end; publish the new
+    // table only once it holds every entry.
+    let grown = Table(capacity: (current.mask + 1) * 4)
+    for existing in state.entries { Self.place(existing, in: grown) }
+    state.tables.append(grown)
+    table.store(UInt(bitPattern: Unmanaged.passUnretained(grown).toOpaque()), ordering: .releasing)
+  }
+
+  private static func place(_ entry: Entry, in table: Table) {
+    var index = entry.hash & table.mask
+    while table.buckets[index].load(ordering: .relaxed) != 0 { index = (index + 1) & table.mask }
+    table.buckets[index].store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .releasing)
+  }
+}
+
+/// Hashes and compares values of a type known to be `Hashable` only at run time: the context of a
+/// cacheable, whose `Feature` conformance does not say it.
+///
+/// Made once per multiton (the one dynamic cast), then called with no cast.
+@usableFromInline
+struct ContextHashing<Context>: Sendable {
+  @usableFromInline let hash: @Sendable (Context) -> Int
+  @usableFromInline let equal: @Sendable (Context, Context) -> Bool
+
+  init<F: Feature>(of feature: F.Type) where F.Context == Context {
+    // Every cacheable's `Context` is `Hashable`; multitons are cacheables.
+    let cacheable = feature as! any CacheableFeature.Type
+    (hash, equal) = Self.functions(cacheable)
+  }
+
+  private static func functions<C: CacheableFeature>(
+    _: C.Type
+  ) -> (@Sendable (Context) -> Int, @Sendable (Context, Context) -> Bool) {
+    // `C` is `F`, so `C.Context` is `Context`: only the compiler does not know it.
+    precondition(C.Context.self == Context.self)
+    return (
+      { unsafeBitCast($0, to: C.Context.self).hashValue },
+      { unsafeBitCast($0, to: C.Context.self) == unsafeBitCast($1, to: C.Context.self) }
+    )
+  }
+}
