@@ -25,7 +25,7 @@ import Testing
           return Walker()
         })
     }
-    let line = #line + 1
+    let line = #line + 1  // the macro reports the site of its closure's first line
     let error = #expect(throws: CircularDependency.self) {
       try root.instance(of: Walker.self, context: Step(remaining: 3))
     }
@@ -33,15 +33,15 @@ import Testing
       of: error,
       tree: """
         CircularDependency: Walker requests itself with a context of type Step, which cannot be compared: a request with another context cannot be told from a cycle
-        ├─ requested at: \(site(base + 4))
+        ├─ requested at: \(site(base + 5))
         ├─ scope: Root
         ├─ path: Walker → Walker
         ├─ requests: Walker at \(site(line))
-        │            Walker at \(site(base + 4))
+        │            Walker at \(site(base + 5))
         └─ fix: make Step Hashable: Arbor then runs a request with another context and reports only a request with the same one
         """,
       line:
-        "CircularDependency: Walker requests itself with a context of type Step, which cannot be compared: a request with another context cannot be told from a cycle (\(site(base + 4)))"
+        "CircularDependency: Walker requests itself with a context of type Step, which cannot be compared: a request with another context cannot be told from a cycle (\(site(base + 5)))"
     )
   }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An immutable open-addressing hash table from a feature's type to how a scope resolves it.
 ///
 /// Built once per scope definition and only read afterwards, so lookups take no lock. Keys are the
@@ -23,11 +25,11 @@ package struct FeatureTable: Sendable {
     @usableFromInline package let kind: Kind
     /// How many branches up, from a branch of this scope, the registering branch is.
     @usableFromInline package var depth: Int
-    /// The cache slot in the registering branch (cacheables without a context).
-    @usableFromInline package let slot: Int
-    /// Where the slot's instance (cacheables without a context), or the multiton's word (cacheables
-    /// with one), is stored, in bytes from the start of the registering branch's storage.
-    @usableFromInline package var offset: Int
+    /// The word of its unit in the registering scope's ``UnitLayout`` (cacheables): 0 until the unit
+    /// is given out, then the unit's offset in the registering branch's storage, plus 1.
+    @usableFromInline package var unitWord: UnsafeMutablePointer<Atomic<UInt>>?
+    /// Where the instance starts within its unit (cacheables without a context).
+    @usableFromInline package var instanceOffset: Int
     /// The registration's payload: a `Box<F>` or a `Loader<F>`.
     @usableFromInline package let payload: UnsafeRawPointer
     package let binding: Unmanaged<Binding>
@@ -48,94 +50,12 @@ package struct FeatureTable: Sendable {
           }
         }
       depth = 0
-      slot = binding.slot
-      offset = 0
+      unitWord = nil
+      instanceOffset = 0
       payload = UnsafeRawPointer(Unmanaged.passUnretained(registration.payload).toOpaque())
       self.binding = Unmanaged.passUnretained(binding)
       isAsync = registration.isAsync
     }
-  }
-
-  /// How a branch of this scope stores what it caches, in one allocation: the state word of every
-  /// slot (see ``Branch``), then a word per multiton (a cacheable with a context) for its
-  /// ``Multiton``, made on first use, then each slot's instance, in place rather than boxed.
-  package struct Storage: Sendable {
-    /// One slot of a branch of this scope: where its instance lives and how to destroy it.
-    package struct Slot: Sendable {
-      package let index: Int
-      package let offset: Int
-      package let destroyer: InstanceDestroyer
-    }
-
-    package let slots: [Slot]
-    /// How many slots, hence state words, a branch has.
-    package let count: Int
-    /// How many multiton words follow the state words.
-    package let multitonCount: Int
-    package let byteCount: Int
-    package let alignment: Int
-
-    /// Lays out the slots of `entries`, this scope's own cacheables without a context, in slot
-    /// order, and the words of its multitons, and sets their offsets.
-    init(_ entries: inout [Entry]) {
-      var slots: [Slot] = []
-      // Slots are numbered densely from 0, so placing each entry at its slot sorts them.
-      var bySlot: [Int?] = []
-      var multitons: [Int] = []
-      for index in entries.indices where entries[index].depth == 0 {
-        switch entries[index].kind {
-        case .cacheable:
-          let slot = entries[index].slot
-          if slot >= bySlot.count { bySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - bySlot.count)) }
-          bySlot[slot] = index
-        case .contextualCacheable:
-          multitons.append(index)
-        case .static, .disposable, .conflict:
-          break
-        }
-      }
-      let own = bySlot.compactMap { $0 }
-      let count = bySlot.count
-      for (word, index) in multitons.enumerated() {
-        entries[index].offset = (count + word) * MemoryLayout<UInt>.stride
-      }
-      var byteCount = (count + multitons.count) * MemoryLayout<UInt>.stride
-      var alignment = MemoryLayout<UInt>.alignment
-      for index in own {
-        let destroyer = InstanceDestroyer.make(for: entries[index].binding.takeUnretainedValue().registration.feature)
-        byteCount = (byteCount + destroyer.alignment - 1) / destroyer.alignment * destroyer.alignment
-        entries[index].offset = byteCount
-        slots.append(Slot(index: entries[index].slot, offset: byteCount, destroyer: destroyer))
-        byteCount += destroyer.size
-        alignment = max(alignment, destroyer.alignment)
-      }
-      self.slots = slots
-      self.count = count
-      self.multitonCount = multitons.count
-      self.byteCount = byteCount
-      self.alignment = alignment
-    }
-  }
-
-  /// What a branch needs to make and free its storage, without a reference count: kept by the
-  /// table, which its scope definition keeps for every branch of the scope.
-  // Sendable: the pointers are written once, when the table is built, and only read afterwards.
-  package struct BranchLayout: @unchecked Sendable {
-    /// A slot of ``Storage``, without the reference: `Storage` keeps the destroyer alive.
-    package struct Slot {
-      package let index: Int
-      package let offset: Int
-      package let destroyer: Unmanaged<InstanceDestroyer>
-    }
-
-    /// The offset of each slot's instance, by slot index.
-    package let offsets: UnsafeMutablePointer<Int>
-    package let slots: UnsafeMutableBufferPointer<Slot>
-    package let count: Int
-    /// How many multiton words follow the `count` state words.
-    package let multitonCount: Int
-    package let byteCount: Int
-    package let alignment: Int
   }
 
   /// An entry read in place: resolution loads only the fields it needs, rather than copying the
@@ -151,8 +71,8 @@ package struct FeatureTable: Sendable {
 
     @inlinable package var kind: Entry.Kind { pointer.pointee.kind }
     @inlinable package var depth: Int { pointer.pointee.depth }
-    @inlinable package var slot: Int { pointer.pointee.slot }
-    @inlinable package var offset: Int { pointer.pointee.offset }
+    @inlinable package var unitWord: UnsafeMutablePointer<Atomic<UInt>> { pointer.pointee.unitWord.unsafelyUnwrapped }
+    @inlinable package var instanceOffset: Int { pointer.pointee.instanceOffset }
     @inlinable package var payload: UnsafeRawPointer { pointer.pointee.payload }
     @inlinable package var isAsync: Bool { pointer.pointee.isAsync }
     package var binding: Unmanaged<Binding> { pointer.pointee.binding }
@@ -196,19 +116,8 @@ package struct FeatureTable: Sendable {
   /// Owns the buckets of one table.
   private final class Buckets: Sendable {
     let lookup: Lookup
-    let layout: BranchLayout
 
-    init(_ entries: [Entry], storage: Storage) {
-      let offsets = UnsafeMutablePointer<Int>.allocate(capacity: max(1, storage.count))
-      offsets.initialize(repeating: 0, count: max(1, storage.count))
-      for slot in storage.slots { offsets[slot.index] = slot.offset }
-      let slots = UnsafeMutableBufferPointer<BranchLayout.Slot>.allocate(capacity: storage.slots.count)
-      _ = slots.initialize(
-        from: storage.slots.map { .init(index: $0.index, offset: $0.offset, destroyer: .passUnretained($0.destroyer)) })
-      layout = BranchLayout(
-        offsets: offsets, slots: slots, count: storage.count, multitonCount: storage.multitonCount,
-        byteCount: storage.byteCount,
-        alignment: storage.alignment)
+    init(_ entries: [Entry]) {
       var capacityBits: UInt = 2
       while (1 << capacityBits) < entries.count * 2 { capacityBits += 1 }
       let count = 1 << capacityBits
@@ -229,27 +138,44 @@ package struct FeatureTable: Sendable {
     deinit {
       UnsafeMutablePointer(mutating: lookup.keys).deallocate()
       UnsafeMutablePointer(mutating: lookup.entries).deallocate()
-      layout.offsets.deallocate()
-      layout.slots.deallocate()
     }
   }
 
   package let entries: [Entry]
-  /// How a branch of this scope stores its cached instances.
-  package let storage: Storage
+  /// Where the branches of this scope keep what they cache; entries of an ancestor point into its.
+  package let units: UnitLayout
   private let buckets: Buckets
 
-  init(_ entries: [Entry]) {
+  /// - Parameters:
+  ///   - entries: This scope's own entries (depth 0), and its ancestors' it does not replace.
+  ///   - givingOutAll: Whether every unit is given out now (a root's, whose one branch is made
+  ///     before anything loads) rather than on first use.
+  init(_ entries: [Entry], givingOutAll: Bool = false) {
     var entries = entries
-    storage = Storage(&entries)
+    var shapes: [UnitLayout.Shape] = []
+    var owned: [Int] = []
+    for index in entries.indices where entries[index].depth == 0 {
+      switch entries[index].kind {
+      case .cacheable:
+        let shape = UnitLayout.Shape(cacheable: entries[index].binding.takeUnretainedValue().registration.feature)
+        entries[index].instanceOffset = shape.instanceOffset
+        shapes.append(shape)
+        owned.append(index)
+      case .contextualCacheable:
+        shapes.append(.multiton)
+        owned.append(index)
+      case .static, .disposable, .conflict:
+        break
+      }
+    }
+    units = UnitLayout(shapes, givingOutAll: givingOutAll)
+    for (unit, index) in owned.enumerated() { entries[index].unitWord = units.words + unit }
     self.entries = entries
-    buckets = Buckets(entries, storage: storage)
+    buckets = Buckets(entries)
   }
 
   /// The buckets, for a branch to keep while it keeps this table's scope definition.
   package var lookup: Lookup { buckets.lookup }
-  /// How a branch of this scope lays out its storage; valid as long as the table.
-  package var layout: BranchLayout { buckets.layout }
 
   /// The key of a feature type: the address of its metatype.
   @inlinable @inline(__always)

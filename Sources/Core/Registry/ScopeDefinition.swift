@@ -49,7 +49,7 @@ package final class ScopeDefinition: Sendable {
   /// `table`'s lookup, for new branches to copy without touching the table.
   package let lookup: FeatureTable.Lookup
   /// How a branch of this scope lays out its storage (`table`'s).
-  package let layout: FeatureTable.BranchLayout
+  package let layout: UnitLayout
   /// The key (``FeatureTable/key(_:)``) of `scope`.
   package let scopeKey: UInt
   /// The definition a derived one was derived from, ultimately; `nil` for one built from a registry.
@@ -125,7 +125,7 @@ package final class ScopeDefinition: Sendable {
     self.children = children
     childList = children.values.map { (FeatureTable.key($0.scope), Unmanaged.passUnretained($0)) }
     lookup = table.lookup
-    layout = table.layout
+    layout = table.units
     scopeKey = FeatureTable.key(scope)
     derivedOrigin = origin
   }
@@ -141,7 +141,7 @@ package final class ScopeDefinition: Sendable {
   /// Linear in the entries: each binding is looked up in the parent's hash table, not searched for.
   private static func table(_ bindings: [Binding], over parent: FeatureTable?) -> FeatureTable {
     let own = bindings.map(FeatureTable.Entry.init)
-    guard let parent else { return FeatureTable(own) }
+    guard let parent else { return FeatureTable(own, givingOutAll: true) }
     let replaced = Set(own.lazy.map(\.key).filter { parent.entry(for: $0) != nil })
     var entries: [FeatureTable.Entry] = []
     entries.reserveCapacity(parent.entries.count + own.count)

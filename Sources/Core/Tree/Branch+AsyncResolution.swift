@@ -158,14 +158,14 @@ extension Branch {
     switch entry.kind {
     case .cacheable:
       let owner = ancestor(entry.depth)
-      if let instance = owner.cached(feature, slot: entry.slot) { return instance }
+      if let instance = owner.cached(feature, entry: entry) { return instance }
       return try await owner.loadAsyncOnce(
         feature, context: context, entry: entry, key: AsyncLoadKey(feature: ObjectIdentifier(feature), context: nil),
-        at: location, lookup: { owner.cached(feature, slot: entry.slot) },
-        publish: { owner.publish(Box($0), slot: entry.slot) })
+        at: location, lookup: { owner.cached(feature, entry: entry) },
+        publish: { owner.publish(Box($0), entry: entry) })
     case .contextualCacheable:
       let owner = ancestor(entry.depth)
-      let multiton = owner.multiton(feature, offset: entry.offset)
+      let multiton = owner.multiton(feature, word: entry.unitWord.unsafelyUnwrapped)
       if let instance = multiton.cached(context) { return instance }
       let key = ContextKey(context as! AnyHashable)  // a cacheable's Context is Hashable
       return try await owner.loadAsyncOnce(

@@ -16,7 +16,9 @@ extension Branch {
     if !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) {
       switch entry.kind {
       case .cacheable:
-        if let instance = Self.cached(feature, in: storage(up: entry.depth), slot: entry.slot, offset: entry.offset) {
+        if let unit = inlineUnit(up: entry.depth, word: entry.unitWord),
+          let instance = Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
+        {
           return instance
         }
         return try loadSlotted(up: entry.depth, feature, context: context, entry: entry, at: location)
@@ -25,8 +27,8 @@ extension Branch {
       case .disposable:
         return try load(feature, context: context, entry: entry, at: location, thread: thread)
       case .contextualCacheable:
-        if let instance = Self.cachedMultiton(
-          feature, context: context, in: storage(up: entry.depth), offset: entry.offset)
+        if let unit = inlineUnit(up: entry.depth, word: entry.unitWord),
+          let instance = Self.cachedMultiton(feature, context: context, in: unit)
         {
           return instance
         }
@@ -45,7 +47,8 @@ extension Branch {
     guard !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) else { return nil }
     switch entry.kind {
     case .cacheable:
-      return Self.cached(feature, in: storage(up: entry.depth), slot: entry.slot, offset: entry.offset)
+      guard let unit = inlineUnit(up: entry.depth, word: entry.unitWord) else { return nil }
+      return Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
     case .static:
       return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
     case .disposable, .contextualCacheable, .conflict:
@@ -64,7 +67,7 @@ extension Branch {
     switch entry.kind {
     case .cacheable:
       let owner = ancestor(entry.depth)
-      if let instance = owner.cached(feature, slot: entry.slot) { return instance }
+      if let instance = owner.cached(feature, entry: entry.pointer.pointee) { return instance }
       return try owner.loadSlotted(feature, context: context, entry: entry, at: location)
     case .static:
       return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
@@ -237,7 +240,7 @@ extension Branch {
   ///
   /// The first request claims the empty slot with a compare-and-exchange, runs the loader without
   /// holding any lock, and publishes the instance with an exchange. A request that finds the slot
-  /// claimed waits for that load, or finds a cycle (see ``waitForSlot(_:slot:found:thread:at:)``).
+  /// claimed waits for that load, or finds a cycle (see ``waitForSlot(_:_:entry:found:thread:at:)``).
   /// Specialised for `F` (the first request of every cacheable takes it), with the rare paths out
   /// of line.
   @inlinable
@@ -246,37 +249,40 @@ extension Branch {
   ) throws -> F {
     // An async loader's slot is claimed under `state` by the async path, never by this protocol.
     if entry.isAsync { throw requiresAwait(feature, context: context, entry: entry, at: location) }
-    let slot = entry.slot
+    let unit = unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
+    let slot = unit.assumingMemoryBound(to: Atomic<UInt>.self)
     let thread = LoadingThread.currentReference
     let claim = UInt(bitPattern: thread.toOpaque()) | Self.loadingTag
     while true {
-      let (claimed, stored) = slots[slot].compareExchange(expected: 0, desired: claim, ordering: .acquiring)
+      let (claimed, stored) = slot[0].compareExchange(expected: 0, desired: claim, ordering: .acquiring)
       if claimed { break }
       if stored & Self.loadingTag == 0 {  // loaded meanwhile
-        return (storage + entry.offset).assumingMemoryBound(to: F.self).pointee
+        return (unit + entry.instanceOffset).assumingMemoryBound(to: F.self).pointee
       }
-      try waitForSlot(feature, entry: entry, found: stored, thread: thread, at: location)
+      try waitForSlot(feature, slot, entry: entry, found: stored, thread: thread, at: location)
     }
     let instance: F
     do {
       instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
     } catch {
-      settle(slot: slot, to: 0, outcome: .failure(error))
+      settle(slot, to: 0, outcome: .failure(error))
       throw error
     }
-    (storage + entry.offset).initializeMemory(as: F.self, repeating: instance, count: 1)
-    settle(slot: slot, to: Self.loaded, outcome: .success(self))  // waiters read the slot again
+    (unit + entry.instanceOffset).initializeMemory(as: F.self, repeating: instance, count: 1)
+    settle(slot, to: Self.loaded, outcome: .success(self))  // waiters read the slot again
     return instance
   }
 
   /// Ends the load of `slot`: publishes the instance (or empties the slot after a failure, which
   /// is not cached), and hands the outcome to the requests waiting for it.
   @usableFromInline
-  func settle(slot: Int, to value: UInt, outcome: @autoclosure () -> Result<AnyObject, any Error>) {
-    let previous = slots[slot].exchange(value, ordering: .acquiringAndReleasing)
+  func settle(
+    _ slot: UnsafeMutablePointer<Atomic<UInt>>, to value: UInt, outcome: @autoclosure () -> Result<AnyObject, any Error>
+  ) {
+    let previous = slot[0].exchange(value, ordering: .acquiringAndReleasing)
     guard previous & Self.waitedTag != 0 else { return }
     // A waiter set the tag and registered its `InFlight` under the lock, in one critical section.
-    let inFlight = state.withLock { $0.inFlight.removeValue(forKey: slot) }
+    let inFlight = state.withLock { $0.inFlight.removeValue(forKey: UInt(bitPattern: slot)) }
     inFlight?.finish(outcome())
   }
 
@@ -288,27 +294,26 @@ extension Branch {
   /// instance, or an empty slot to claim if the load failed before this request could wait for it.
   @usableFromInline
   func waitForSlot<F: Feature>(
-    _ feature: F.Type, entry: FeatureTable.EntryReference, found: UInt, thread reference: Unmanaged<LoadingThread>,
-    at location: SourceLocation
+    _ feature: F.Type, _ slot: UnsafeMutablePointer<Atomic<UInt>>, entry: FeatureTable.EntryReference, found: UInt,
+    thread reference: Unmanaged<LoadingThread>, at location: SourceLocation
   ) throws {
-    let slot = entry.slot
     let thread = reference.takeUnretainedValue()
     if found & ~Self.tags == UInt(bitPattern: reference.toOpaque()) {
       throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
     }
     let inFlight = state.withLock { state -> InFlight? in
       while true {
-        let stored = slots[slot].load(ordering: .acquiring)
+        let stored = slot[0].load(ordering: .acquiring)
         if stored & Self.loadingTag == 0 { return nil }
-        if stored & Self.waitedTag != 0 { return state.inFlight[slot] }
-        let (tagged, _) = slots[slot].compareExchange(
+        if stored & Self.waitedTag != 0 { return state.inFlight[UInt(bitPattern: slot)] }
+        let (tagged, _) = slot[0].compareExchange(
           expected: stored, desired: stored | Self.waitedTag, ordering: .acquiringAndReleasing)
         if tagged {
           // The owner cannot settle, nor its thread end, before this lock is released: the owner
           // takes it to settle a load that is waited for.
           let owner = Unmanaged<LoadingThread>.fromOpaque(UnsafeRawPointer(bitPattern: stored & ~Self.tags)!)
           let inFlight = InFlight(owner: owner.takeUnretainedValue())
-          state.inFlight[slot] = inFlight
+          state.inFlight[UInt(bitPattern: slot)] = inFlight
           return inFlight
         }
       }
@@ -328,7 +333,7 @@ extension Branch {
   func loadMultiton<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) throws -> F {
-    let multiton = multiton(feature, offset: entry.offset)
+    let multiton = multiton(feature, word: entry.unitWord)
     if let instance = multiton.cached(context) { return instance }
     if entry.isAsync {
       // Only the async path loads it, and claims its context under `state`: a synchronous request

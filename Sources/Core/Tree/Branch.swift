@@ -12,10 +12,12 @@ package protocol FeatureOverrides: AnyObject, Sendable {
 
 /// A node of a features tree: a scope's definition, a context, and the instances cached here.
 ///
-/// Cached instances without a context live in slots, one per cacheable the scope registers, in one
-/// buffer with the branch's context (`storage`, the tail of the branch's ``BranchAnchor``): a
-/// cached resolve is a table lookup, an acquiring load of the slot's state word and a copy of the
-/// instance stored in place; no lock, no allocation, no reference count. A state word holds one of:
+/// Cached instances without a context live in units (see ``UnitLayout``), one per cacheable of the
+/// scope that was ever loaded, in one buffer with the branch's context (`storage`, the tail of the
+/// branch's ``BranchAnchor``): a cached resolve is a table lookup, a load of the unit's word, an
+/// acquiring load of the unit's state word and a copy of the instance stored in place; no lock, no
+/// allocation, no reference count. A unit given out after the branch was made lives in an
+/// ``OverflowBlock`` instead, reached off the inlined path. A state word holds one of:
 /// - `0`: nothing loaded yet;
 /// - ``loaded``: the instance is stored;
 /// - the address of the owning thread's `LoadingThread` with bit 0 set: a load in progress, and
@@ -26,8 +28,8 @@ package protocol FeatureOverrides: AnyObject, Sendable {
 /// another's load.
 @usableFromInline
 package final class Branch: @unchecked Sendable {
-  // Sendable: every stored property is immutable except the slots' state words (atomics), what
-  // `state` guards (a Lock), and the path and lock, each published once by an atomic
+  // Sendable: every stored property is immutable except the units' state words (atomics), what
+  // `state` guards (a Lock), and the path, lock and overflow blocks, each published by an atomic
   // compare-and-exchange. An instance is written before its state word is set with release
   // ordering and never written again; instances are destroyed in deinit, when no reader remains.
   package let definition: ScopeDefinition
@@ -54,9 +56,15 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline let parentReference: Unmanaged<Branch>?
   /// The scope's feature table; `definition` keeps its buckets alive.
   @usableFromInline let table: FeatureTable.Lookup
-  /// What this branch caches: a state word per slot, then each slot's instance, in place (laid
-  /// out by `FeatureTable.Storage`).
+  /// What this branch caches: the units given out before it was made (see ``UnitLayout``), then
+  /// its context.
   @usableFromInline let storage: UnsafeMutableRawPointer
+  /// The bytes of units in `storage`: a unit at a larger offset is in an overflow block.
+  @usableFromInline let unitBytes: Int
+  /// How many units `storage` has room for, in give-out order.
+  private let unitCount: Int
+  /// The newest ``OverflowBlock``, retained; 0 before one is needed.
+  private let overflow = Atomic<UInt>(0)
   /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
   @usableFromInline let scopeKey: UInt
   /// The features this branch's loaders receive, made with the branch: loads hand them out
@@ -75,8 +83,8 @@ package final class Branch: @unchecked Sendable {
   private let holdsParent: Bool
 
   struct State {
-    /// The loads that other requests wait for, by slot.
-    var inFlight: [Int: InFlight] = [:]
+    /// The loads that other requests wait for, by the address of their unit's state word.
+    var inFlight: [UInt: InFlight] = [:]
     /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
     var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
   }
@@ -87,11 +95,6 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline static var tags: UInt { 0b11 }
   /// A slot whose instance is stored: no thread's address, since those are aligned to 16 bytes.
   @usableFromInline static var loaded: UInt { 0b100 }
-
-  /// The state words of the slots.
-  @usableFromInline var slots: UnsafeMutablePointer<Atomic<UInt>> {
-    storage.assumingMemoryBound(to: Atomic<UInt>.self)
-  }
 
   package convenience init(
     definition: ScopeDefinition, parent: Branch?, path: ScopePath, overrides: (any FeatureOverrides)?
@@ -181,18 +184,22 @@ package final class Branch: @unchecked Sendable {
     overrides: consuming (any AnyObject & Sendable)?, context: ContextLayout?
   ) {
     let layout = definition.layout
+    let unitCount = layout.count
+    let unitBytes = layout.byteCount(ofFirst: unitCount)
     let contextSize = context?.size ?? 0
     let contextAlignment = context?.alignment ?? 1
-    let contextOffset = (layout.byteCount + contextAlignment - 1) / contextAlignment * contextAlignment
+    let contextOffset = (unitBytes + contextAlignment - 1) / contextAlignment * contextAlignment
     // The features own the new anchor; from here on it is reached unretained through them.
     let features = BranchAnchor.features(storageByteCount: contextOffset + contextSize)
     let anchor = Unmanaged<BranchAnchor>.fromOpaque(UnsafeRawPointer(bitPattern: features.address & ~1)!)
     storage = anchor._withUnsafeGuaranteedRef { $0.storage }
     // Swift aligns no type to more than 16 bytes, which the anchor's tail is aligned to.
     assert(Int(bitPattern: storage) % max(layout.alignment, contextAlignment) == 0)
-    let words = layout.count + layout.multitonCount
-    let slots = storage.bindMemory(to: Atomic<UInt>.self, capacity: words)
-    for word in 0..<words { (slots + word).initialize(to: Atomic(0)) }
+    for index in 0..<unitCount {
+      (storage + layout.unit(at: index).offset).initializeMemory(as: Atomic<UInt>.self, to: Atomic(0))
+    }
+    self.unitCount = unitCount
+    self.unitBytes = unitBytes
     loaderFeatures = consume features
     self.contextOffset = Int32(contextOffset)
     table = definition.lookup
@@ -226,16 +233,35 @@ package final class Branch: @unchecked Sendable {
       }
     }
     if hasTypedContext { Self.destroyContext(of: definition.scope, at: storage + Int(contextOffset)) }
-    let layout = definition.layout
     // No load can be in progress: a load keeps its branch alive.
-    for slot in layout.slots where slots[slot.index].load(ordering: .acquiring) == Self.loaded {
-      slot.destroyer._withUnsafeGuaranteedRef { $0.destroy(storage + slot.offset) }
+    let layout = definition.layout
+    Self.destroyUnits(layout, from: 0, count: unitCount, at: storage)
+    let newest = overflow.load(ordering: .acquiring)
+    if newest != 0 {
+      let blocks = Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!)
+      var block: OverflowBlock? = blocks.takeUnretainedValue()
+      while let current = block {
+        current.destroyUnits(layout)
+        block = current.next
+      }
+      blocks.release()
     }
-    for word in layout.count..<(layout.count + layout.multitonCount) {
-      let multiton = slots[word].load(ordering: .acquiring)
-      if multiton != 0 { Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: multiton)!).release() }
+  }
+
+  /// Frees what `count` units of `layout` from `first` hold, at their offsets from `storage`: the
+  /// instances loaded in them and their multitons.
+  static func destroyUnits(_ layout: UnitLayout, from first: Int, count: Int, at storage: UnsafeMutableRawPointer) {
+    for index in first..<(first + count) {
+      let unit = layout.unit(at: index)
+      let word = storage + unit.offset
+      let state = word.assumingMemoryBound(to: Atomic<UInt>.self)[0].load(ordering: .acquiring)
+      if let destroyer = unit.destroyer {
+        if state == loaded { destroyer._withUnsafeGuaranteedRef { $0.destroy(word + unit.instanceOffset) } }
+      } else if state != 0 {
+        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: state)!).release()
+      }
+      word.assumingMemoryBound(to: Atomic<UInt>.self).deinitialize(count: 1)
     }
-    slots.deinitialize(count: layout.count + layout.multitonCount)
   }
 
   /// The test container's overrides, if this branch is one's.
@@ -325,68 +351,114 @@ package final class Branch: @unchecked Sendable {
     return branch
   }
 
-  /// The storage of the branch `depth` levels up: plain pointers all the way, so the walk touches
-  /// no reference count.
+  /// The unit of `word` (an entry's ``FeatureTable/Entry/unitWord``) in the storage of the branch
+  /// `depth` levels up, if that storage has room for it: plain pointers all the way, so the walk
+  /// touches no reference count. `nil` for a unit not given out yet, or given out after that branch
+  /// was made (then in an overflow block: see ``unit(word:giveOut:)``).
   @inlinable @inline(__always)
-  func storage(up depth: Int) -> UnsafeMutableRawPointer {
-    guard depth > 0 else { return storage }
+  func inlineUnit(up depth: Int, word: UnsafeMutablePointer<Atomic<UInt>>) -> UnsafeMutableRawPointer? {
+    // 0 (not given out) wraps around to the largest offset, which no storage holds.
+    let offset = word[0].load(ordering: .relaxed) &- 1
+    guard depth > 0 else { return offset < UInt(bitPattern: unitBytes) ? storage + Int(bitPattern: offset) : nil }
     var branch = parentReference.unsafelyUnwrapped
     var depth = depth &- 1
     while depth > 0 {
       branch = branch._withUnsafeGuaranteedRef { $0.parentReference.unsafelyUnwrapped }
       depth &-= 1
     }
-    return branch._withUnsafeGuaranteedRef { $0.storage }
-  }
-
-  /// The instance stored in `slot`, if it was loaded.
-  func cached<F: Feature>(_ feature: F.Type, slot: Int) -> F? {
-    Self.cached(feature, in: storage, slot: slot, offset: definition.layout.offsets[slot])
-  }
-
-  /// The instance stored in `slot` of `storage` at `offset`, if it was loaded.
-  @inlinable @inline(__always)
-  static func cached<F: Feature>(
-    _ feature: F.Type, in storage: UnsafeMutableRawPointer, slot: Int, offset: Int
-  ) -> F? {
-    guard storage.assumingMemoryBound(to: Atomic<UInt>.self)[slot].load(ordering: .acquiring) == loaded else {
-      return nil
+    return branch._withUnsafeGuaranteedRef {
+      offset < UInt(bitPattern: $0.unitBytes) ? $0.storage + Int(bitPattern: offset) : nil
     }
-    return (storage + offset).assumingMemoryBound(to: F.self).pointee
   }
 
-  /// The instance of the multiton whose word is at `offset` of `storage` loaded for `context`, if
-  /// any: no lock, no cast.
+  /// The unit of `word` in this branch: in its storage or an overflow block.
+  ///
+  /// - Parameter giveOut: Whether to give the unit out and make room for it here when needed, as a
+  ///   load does; otherwise `nil` when the branch has none, since nothing was loaded in it.
+  @usableFromInline
+  func unit(word: UnsafeMutablePointer<Atomic<UInt>>, giveOut: Bool) -> UnsafeMutableRawPointer? {
+    var stored = word[0].load(ordering: .acquiring)
+    if stored == 0 {
+      guard giveOut else { return nil }
+      let layout = definition.layout
+      stored = layout.giveOut(layout.words.distance(to: word))
+    }
+    let offset = Int(stored - 1)
+    if offset < unitBytes { return storage + offset }
+    return overflowUnit(at: offset, giveOut: giveOut)
+  }
+
+  /// The unit at `offset`, beyond this branch's storage, in an overflow block.
+  private func overflowUnit(at offset: Int, giveOut: Bool) -> UnsafeMutableRawPointer? {
+    while true {
+      let newest = overflow.load(ordering: .acquiring)
+      let head = newest == 0 ? nil : Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!)
+      var block = head
+      while let current = block {
+        if let unit = current._withUnsafeGuaranteedRef({ $0.unit(at: offset) }) { return unit }
+        block = current._withUnsafeGuaranteedRef { $0.next.map { Unmanaged.passUnretained($0) } }
+      }
+      guard giveOut else { return nil }
+      // Given out after the newest block: a block for every unit given out since.
+      let first = head?._withUnsafeGuaranteedRef { $0.firstUnit + $0.unitCount } ?? unitCount
+      let made = Unmanaged.passRetained(
+        OverflowBlock(definition.layout, from: first, next: head?.takeUnretainedValue()))
+      let (published, _) = overflow.compareExchange(
+        expected: newest, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+      if published {
+        head?.release()  // the new block keeps it
+      } else {
+        made.release()  // another request made one first: look again
+      }
+    }
+  }
+
+  /// The instance loaded in `unit`, whose instance starts at `instanceOffset`, if any.
+  @inlinable @inline(__always)
+  static func cached<F: Feature>(_ feature: F.Type, in unit: UnsafeMutableRawPointer, instanceOffset: Int) -> F? {
+    guard unit.assumingMemoryBound(to: Atomic<UInt>.self)[0].load(ordering: .acquiring) == loaded else { return nil }
+    return (unit + instanceOffset).assumingMemoryBound(to: F.self).pointee
+  }
+
+  /// The instance of `entry`'s feature loaded in this branch, wherever its unit is.
+  func cached<F: Feature>(_ feature: F.Type, entry: FeatureTable.Entry) -> F? {
+    guard let unit = unit(word: entry.unitWord.unsafelyUnwrapped, giveOut: false) else { return nil }
+    return Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
+  }
+
+  /// The instance for `context` of the multiton whose word is at `unit`, if loaded: no lock, no
+  /// cast.
   @inlinable @inline(__always)
   static func cachedMultiton<F: Feature>(
-    _ feature: F.Type, context: F.Context, in storage: UnsafeMutableRawPointer, offset: Int
+    _ feature: F.Type, context: F.Context, in unit: UnsafeMutableRawPointer
   ) -> F? {
-    let word = (storage + offset).assumingMemoryBound(to: Atomic<UInt>.self)[0].load(ordering: .acquiring)
+    let word = unit.assumingMemoryBound(to: Atomic<UInt>.self)[0].load(ordering: .acquiring)
     guard word != 0 else { return nil }
     return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { $0.cached(context) }
   }
 
-  /// The multiton whose word is at `offset` of this branch's storage, made on first use.
-  func multiton<F: Feature>(_ feature: F.Type, offset: Int) -> Multiton<F> {
-    let word = (storage + offset).assumingMemoryBound(to: Atomic<UInt>.self)
-    let stored = word[0].load(ordering: .acquiring)
+  /// The multiton of `word`'s unit in this branch, made on first use.
+  func multiton<F: Feature>(_ feature: F.Type, word: UnsafeMutablePointer<Atomic<UInt>>) -> Multiton<F> {
+    let unit = unit(word: word, giveOut: true).unsafelyUnwrapped.assumingMemoryBound(to: Atomic<UInt>.self)
+    let stored = unit[0].load(ordering: .acquiring)
     if stored != 0 {
       return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
     }
     let made = Unmanaged.passRetained(Multiton<F>())
-    let (published, existing) = word[0].compareExchange(
+    let (published, existing) = unit[0].compareExchange(
       expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
     if published { return made.takeUnretainedValue() }
     made.release()  // another thread made it first
     return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
   }
 
-  /// Stores an instance loaded outside the slot protocol: by an async load, which claimed the
-  /// feature under `state`, so nothing else writes this slot.
-  func publish<F: Sendable>(_ box: Box<F>, slot: Int) {
-    (storage + definition.layout.offsets[slot]).initializeMemory(as: F.self, repeating: box.value, count: 1)
-    slots[slot].store(Self.loaded, ordering: .releasing)
+  /// Stores an instance loaded outside the unit protocol: by an async load, which claimed the
+  /// feature under `state`, so nothing else writes this unit.
+  func publish<F: Sendable>(_ box: Box<F>, entry: FeatureTable.Entry) {
+    let unit = unit(word: entry.unitWord.unsafelyUnwrapped, giveOut: true).unsafelyUnwrapped
+    (unit + entry.instanceOffset).initializeMemory(as: F.self, repeating: box.value, count: 1)
+    unit.assumingMemoryBound(to: Atomic<UInt>.self)[0].store(Self.loaded, ordering: .releasing)
   }
 
   /// The anchor of the features this branch's loaders receive.

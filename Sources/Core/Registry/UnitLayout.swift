@@ -1,0 +1,111 @@
+import Synchronization
+
+/// Where a scope's branches keep what they cache: a unit of storage per cacheable the scope
+/// registers (its state word, then its instance in place) or per multiton (the word of its
+/// ``Multiton``), given out when the first branch of the scope loads it.
+///
+/// A branch has room for the units given out before it was made, at their offsets, in its own
+/// storage; a unit given out later lives in an overflow block of each branch made before (see
+/// ``Branch/unit(word:giveOut:)``). So a branch costs what the cacheables its scope actually uses
+/// need, however many more it registers. A root's units are all given out at once: its one branch
+/// is made before anything is loaded.
+package final class UnitLayout: @unchecked Sendable {
+  // Sendable: `words`, `givenCount` and `byteCount` are atomics; a unit's record in `given` is
+  // written under `lock` before `givenCount` publishes it (releasing), and never again.
+
+  /// What a unit holds.
+  package struct Shape {
+    /// The instance's destroyer; `nil` for a multiton's word.
+    package let destroyer: InstanceDestroyer?
+    /// Where the instance starts within the unit, after the state word.
+    package let instanceOffset: Int
+    package let size: Int
+    package let alignment: Int
+
+    /// The unit of a cacheable of `feature`.
+    init(cacheable feature: any Feature.Type) {
+      let destroyer = InstanceDestroyer.make(for: feature)
+      let word = MemoryLayout<UInt>.stride
+      self.destroyer = destroyer
+      alignment = max(word, destroyer.alignment)
+      instanceOffset = (word + destroyer.alignment - 1) / destroyer.alignment * destroyer.alignment
+      size = instanceOffset + destroyer.size
+    }
+
+    /// The unit of a multiton: its word.
+    static var multiton: Shape { Shape(destroyer: nil, instanceOffset: 0, size: 8, alignment: 8) }
+
+    private init(destroyer: InstanceDestroyer?, instanceOffset: Int, size: Int, alignment: Int) {
+      self.destroyer = destroyer
+      self.instanceOffset = instanceOffset
+      self.size = size
+      self.alignment = alignment
+    }
+  }
+
+  /// A unit given out: where it is, and what it holds.
+  package struct Unit {
+    package let offset: Int
+    /// The end of the unit: the bytes a branch needs for it and every unit given out before.
+    package let end: Int
+    package let instanceOffset: Int
+    /// `nil` for a multiton's word. Kept alive by `shapes`.
+    package let destroyer: Unmanaged<InstanceDestroyer>?
+  }
+
+  /// Each unit's word, by the index its entry holds: 0 until it is given out, then its offset + 1.
+  package let words: UnsafeMutablePointer<Atomic<UInt>>
+  /// The units in the order they were given out; the first `givenCount` are set.
+  private let given: UnsafeMutablePointer<Unit>
+  private let givenCount = Atomic<Int>(0)
+  private let shapes: [Shape]
+  /// Serialises giving out units.
+  private let lock = Lock.make(())
+  /// The largest alignment a unit may need: what branch storage is aligned to.
+  package let alignment: Int
+
+  init(_ shapes: [Shape], givingOutAll: Bool) {
+    self.shapes = shapes
+    words = .allocate(capacity: max(1, shapes.count))
+    for index in 0..<shapes.count { (words + index).initialize(to: Atomic(0)) }
+    given = .allocate(capacity: max(1, shapes.count))
+    alignment = shapes.map(\.alignment).max() ?? MemoryLayout<UInt>.alignment
+    if givingOutAll { for index in shapes.indices { _ = giveOut(index) } }
+  }
+
+  deinit {
+    words.deinitialize(count: shapes.count)
+    words.deallocate()
+    given.deallocate()
+  }
+
+  /// How many units are given out; the first that many in `unit(at:)`.
+  package var count: Int { givenCount.load(ordering: .acquiring) }
+
+  /// The `index`th unit given out; `index` is below a ``count`` read before.
+  package func unit(at index: Int) -> Unit { given[index] }
+
+  /// The bytes of the first `count` units given out.
+  package func byteCount(ofFirst count: Int) -> Int { count == 0 ? 0 : given[count - 1].end }
+
+  /// Gives out the unit of `index` if it is not yet, and returns its word (its offset + 1).
+  package func giveOut(_ index: Int) -> UInt {
+    let word = words[index].load(ordering: .acquiring)
+    if word != 0 { return word }
+    return lock.withLock { _ in
+      let word = words[index].load(ordering: .acquiring)
+      if word != 0 { return word }
+      let count = givenCount.load(ordering: .relaxed)
+      let shape = shapes[index]
+      let start = (byteCount(ofFirst: count) + shape.alignment - 1) / shape.alignment * shape.alignment
+      (given + count).initialize(
+        to: Unit(
+          offset: start, end: start + shape.size, instanceOffset: shape.instanceOffset,
+          destroyer: shape.destroyer.map { .passUnretained($0) }))
+      givenCount.store(count + 1, ordering: .releasing)
+      let published = UInt(start) + 1
+      words[index].store(published, ordering: .releasing)
+      return published
+    }
+  }
+}

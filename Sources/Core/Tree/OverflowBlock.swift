@@ -1,0 +1,52 @@
+import Synchronization
+
+/// Room for units (see ``UnitLayout``) given out after a branch was made: the units from
+/// `firstUnit`, in give-out order, to the last one given out when the block was made, at the same
+/// offsets as in the storage of branches made later.
+///
+/// A branch keeps a chain of them, newest first, made when one of its requests first needs a unit
+/// its own storage has no room for. Blocks are immutable once published, and freed with the branch.
+final class OverflowBlock {
+  /// The first unit here, in give-out order.
+  let firstUnit: Int
+  /// The units after the last one here start at `firstUnit + unitCount`.
+  let unitCount: Int
+  /// Where the units here start and end, as offsets in a branch's storage.
+  let start: Int
+  let end: Int
+  /// The older blocks.
+  let next: OverflowBlock?
+  /// Offset `start` rounded down to 16, so that every unit is as aligned as in branch storage.
+  private let base: Int
+  private let memory: UnsafeMutableRawPointer
+
+  /// A block for every unit of `layout` given out from `firstUnit` on, with their state and
+  /// multiton words cleared.
+  init(_ layout: UnitLayout, from firstUnit: Int, next: OverflowBlock?) {
+    let count = layout.count
+    self.firstUnit = firstUnit
+    unitCount = count - firstUnit
+    start = layout.unit(at: firstUnit).offset
+    end = layout.byteCount(ofFirst: count)
+    base = start & ~15
+    self.next = next
+    memory = .allocate(byteCount: end - base, alignment: 16)
+    for index in firstUnit..<count {
+      (memory + (layout.unit(at: index).offset - base)).initializeMemory(as: Atomic<UInt>.self, to: Atomic(0))
+    }
+  }
+
+  deinit {
+    memory.deallocate()
+  }
+
+  /// The address of the unit at `offset`, if it is in this block.
+  func unit(at offset: Int) -> UnsafeMutableRawPointer? {
+    offset >= start && offset < end ? memory + (offset - base) : nil
+  }
+
+  /// Frees what the units here hold; see ``Branch/destroyUnits(_:from:count:at:)``.
+  func destroyUnits(_ layout: UnitLayout) {
+    Branch.destroyUnits(layout, from: firstUnit, count: unitCount, at: memory - base)
+  }
+}
