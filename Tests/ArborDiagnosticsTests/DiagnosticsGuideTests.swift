@@ -10,9 +10,9 @@ import Testing
   static let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Docs/Diagnostics.md")
 
-  @Test func theGuideShowsTheRealRenderingOfEveryExample() throws {
+  @Test func theGuideShowsTheRealRenderingOfEveryExample() async throws {
     var text = try String(contentsOf: Self.guide, encoding: .utf8)
-    let expected = try DocExamples.blocks()
+    let expected = try await DocExamples.blocks()
     if ProcessInfo.processInfo.environment["ARBOR_UPDATE_DOCS"] != nil {
       text = try Self.replacingBlocks(in: text, with: expected)
       try text.write(to: Self.guide, atomically: true, encoding: .utf8)

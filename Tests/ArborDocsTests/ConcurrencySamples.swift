@@ -28,6 +28,22 @@ struct Connection: Sendable {
   func run(_ sql: String) async throws -> [String] { [sql] }
 }
 
+// sample: async disposable, cancelled
+struct Report: DisposableFeature {
+  var text: String
+  static var placeholder: Report { Report(text: "") }
+}
+
+extension Report {
+  static func rendered() -> FeatureLoader {
+    .disposable { features async throws in
+      try await Task.sleep(for: .seconds(30))  // throws CancellationError once the requester is cancelled
+      return Report(text: "monthly report")
+    }
+  }
+}
+// end
+
 enum RequestScope: FeaturesScope { typealias Context = Int }
 
 // sample: task-local features
@@ -71,6 +87,7 @@ final class SessionController {
       registry.defineScope(RequestScope.self) { _ in }
     }
     registry.use(Printer.console())
+    registry.use(Report.rendered())
   }
 
   @Test func samplesRun() async throws {
@@ -82,5 +99,11 @@ final class SessionController {
     #expect(orders == ["orders"])
     let controller = SessionController(features: session)
     try controller.greeter.greet()
+  }
+
+  @Test func cancellingTheRequesterOfAnAsyncDisposableThrowsCancellationErrorAsItIs() async throws {
+    let request = Task { try await root.instance(of: Report.self) }
+    request.cancel()
+    await #expect(throws: CancellationError.self) { try await request.value }
   }
 }

@@ -17,7 +17,7 @@ enum DocExamples {
   }
 
   /// Every block, in the guide's order.
-  static func blocks() throws -> [Block] {
+  static func blocks() async throws -> [Block] {
     let loadingFailed = try failure { try loaderFailsWithAnUndefinedDependency() }
     var blocks = [
       Block(key: "FeatureUndefined", language: "text", text: try tree { try undefinedFeature() }),
@@ -25,6 +25,7 @@ enum DocExamples {
       Block(key: "FeatureLoadingFailed.own-error", language: "text", text: try tree { try loaderThrowsItsOwnError() }),
       Block(
         key: "FeatureLoadingFailed.deep", language: "text", text: try tree { try failureThreeLoadsAndTwoScopesDeep() }),
+      Block(key: "FeatureLoadingFailed.waiter", language: "text", text: try await aLoadFailsWhileAnotherRequestWaits()),
       Block(key: "FeaturesScopeUndefined", language: "text", text: try tree { try branchingAnUndefinedScope() }),
       Block(
         key: "FeaturesScopeContextUnavailable", language: "text",
@@ -33,6 +34,12 @@ enum DocExamples {
         key: "FeaturesScopeContextUnavailable.cacheable", language: "text",
         text: try tree { try aCacheableAboveTheScopeReadsItsContext() }),
       Block(key: "CircularDependency", language: "text", text: try tree { try aCycle() }),
+      Block(
+        key: "CircularDependency.async", language: "text",
+        text: String(reflecting: try await asyncFailure { try await aCycleThroughAnAsyncLoader() })),
+      Block(
+        key: "CircularDependency.incomparable", language: "text",
+        text: try tree { try recursionWithAContextThatCannotBeCompared() }),
       Block(key: "FeatureRegistrationConflict", language: "text", text: try tree { try aDuplicateRegistration() }),
       Block(key: "FeaturesReleased", language: "text", text: try tree { try featuresUsedAfterRelease() }),
       Block(key: "FeatureUnimplemented", language: "text", text: try tree { try aPlaceholderCalled() }),
@@ -165,6 +172,70 @@ enum DocExamples {
     _ = try root.instance(of: Checkout.self, file: "App/Main.swift", line: 42)
   }
 
+  static func aLoadFailsWhileAnotherRequestWaits() async throws -> String {
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable(implementation: "remote()", file: "App/TaxTable.swift", line: 4) { _ async throws -> TaxTable in
+          try await Task.sleep(for: .milliseconds(150))
+          throw Offline()
+        }, file: "App/Main.swift", line: 12)
+      registry.use(
+        .cacheable(implementation: "live()", file: "App/Checkout.swift", line: 9) { features async throws in
+          let taxes = try await features.instance(of: TaxTable.self, file: "App/Checkout.swift", line: 11)
+          return Checkout(total: { try taxes.rate() })
+        }, file: "App/Main.swift", line: 13)
+    }
+    // The first request starts the load; the second, made while it runs, waits for it. Whichever
+    // of the two starts it, each is told its own site and path.
+    async let first = asyncFailure { _ = try await root.instance(of: TaxTable.self, file: "App/Main.swift", line: 42) }
+    try await Task.sleep(for: .milliseconds(20))
+    let second = try await asyncFailure {
+      _ = try await root.instance(of: Checkout.self, file: "App/Handler.swift", line: 8)
+    }
+    return String(reflecting: try await first) + "\n\n" + String(reflecting: second)
+  }
+
+  static func aCycleThroughAnAsyncLoader() async throws {
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable(implementation: "live()", file: "App/Checkout.swift", line: 9) { features async throws in
+          let pricing = try await features.instance(of: Pricing.self, file: "App/Checkout.swift", line: 11)
+          return Checkout(total: { try pricing.price("cart") })
+        }, file: "App/Main.swift", line: 12)
+      registry.use(
+        .disposable(implementation: "live()", file: "App/Pricing.swift", line: 6) { features in
+          _ = try features.instance(of: Checkout.self, file: "App/Pricing.swift", line: 8)
+          return Pricing.placeholder
+        }, file: "App/Main.swift", line: 13)
+    }
+    _ = try await root.instance(of: Checkout.self, file: "App/Main.swift", line: 42)
+  }
+
+  /// A step of a walk through a document: neither `Equatable` nor `Hashable`.
+  struct Cursor: Sendable {
+    var remaining: Int
+  }
+
+  /// A disposable whose loader requests itself with the next cursor.
+  struct Walker: DisposableFeature {
+    typealias Context = Cursor
+    static var placeholder: Walker { Walker() }
+  }
+
+  static func recursionWithAContextThatCannotBeCompared() throws {
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .disposable(implementation: "live()", file: "App/Walker.swift", line: 6) { (cursor: Cursor, features) in
+          if cursor.remaining > 0 {
+            let next = Cursor(remaining: cursor.remaining - 1)
+            _ = try features.instance(of: Walker.self, context: next, file: "App/Walker.swift", line: 9)
+          }
+          return Walker()
+        }, file: "App/Main.swift", line: 12)
+    }
+    _ = try root.instance(of: Walker.self, context: Cursor(remaining: 3), file: "App/Main.swift", line: 42)
+  }
+
   static func aDuplicateRegistration() throws {
     var built: Features?
     withKnownIssue(isIntermittent: true) {  // reported as the root is built, where a reporter is installed
@@ -236,6 +307,16 @@ enum DocExamples {
   static func failure(_ body: () throws -> Void) throws -> any DiagnosticError {
     do {
       try body()
+    } catch let error as any DiagnosticError {
+      return error
+    }
+    throw ExampleDidNotFail()
+  }
+
+  /// The error `body` throws; it must throw an Arbor error.
+  static func asyncFailure(_ body: () async throws -> Void) async throws -> any DiagnosticError {
+    do {
+      try await body()
     } catch let error as any DiagnosticError {
       return error
     }
