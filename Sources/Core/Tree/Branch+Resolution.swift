@@ -247,8 +247,16 @@ extension Branch {
   func loadSlotted<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) throws -> F {
-    // An async loader's slot is claimed under `state` by the async path, never by this protocol.
-    if entry.isAsync { throw requiresAwait(feature, context: context, entry: entry, at: location) }
+    // An async loader's unit is claimed under `state` by the async path, never by this protocol;
+    // what it loaded may be in an overflow block, which the inlined read does not look at.
+    if entry.isAsync {
+      if let unit = unit(word: entry.unitWord, giveOut: false),
+        let instance = Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
+      {
+        return instance
+      }
+      throw requiresAwait(feature, context: context, entry: entry, at: location)
+    }
     let unit = unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
     let slot = unit.assumingMemoryBound(to: Atomic<UInt>.self)
     let thread = LoadingThread.currentReference

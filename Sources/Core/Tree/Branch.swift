@@ -61,6 +61,9 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline let storage: UnsafeMutableRawPointer
   /// The bytes of units in `storage`: a unit at a larger offset is in an overflow block.
   @usableFromInline let unitBytes: Int
+  /// The bytes this branch keeps for cached instances in its own storage: what a branch costs for
+  /// its scope's cacheables. A test hook.
+  package var unitByteCount: Int { unitBytes }
   /// How many units `storage` has room for, in give-out order.
   private let unitCount: Int
   /// The newest ``OverflowBlock``, retained; 0 before one is needed.
