@@ -1,7 +1,8 @@
 /// Features kept by an instance were used after their branch was released.
 ///
 /// A loader's `features` do not keep their branch alive, so that cached instances can capture them
-/// without leaking the branch. Keep the branch's `Features` while you use what was loaded from it.
+/// without leaking the branch; nor does a branch made through them, which fails too once the branch
+/// above it is released. Keep the branch's `Features` while you use what was loaded from it.
 ///
 /// ```
 /// FeaturesReleased: the branch of these features was released

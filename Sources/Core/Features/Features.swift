@@ -4,8 +4,9 @@ import Synchronization
 ///
 /// A `Features` value is cheap to copy and safe to use from any task or thread. The one you get
 /// from ``FeaturesRoot(file:line:_:)`` or ``branch(_:context:file:line:)`` keeps its branch alive;
-/// the one a loader receives does not, so an instance may keep it without leaking its branch. Once
-/// that branch is released, requests through it throw ``FeaturesReleased``.
+/// the one a loader receives does not, so an instance may keep it without leaking its branch, and
+/// neither does a branch made through it. Once that branch is released, requests through those
+/// features, or through a branch made from them, throw ``FeaturesReleased``.
 ///
 /// ```swift
 /// let session = try root.branch(SessionScope.self, context: Session(user: "ann"))

@@ -1,26 +1,23 @@
 import Synchronization
 
-/// One registration as a scope sees it: the implementation, where and in which scope it was
-/// registered, and its cache slot in the branches of that scope.
+/// One registration as a scope sees it: the implementation, and where and in which scope it was
+/// registered.
 package final class Binding: Sendable {
   package let registration: Registration
   /// Where `registry.use(...)` was called.
   package let site: SourceLocation
   /// The scope whose registry holds it.
   package let scope: any FeaturesScope.Type
-  /// The index of its cache slot in a branch of `scope` (cacheables without a context), or -1.
-  package let slot: Int
   /// Every registration of the feature in that scope when there is more than one.
   package let conflicts: [(registration: Registration, site: SourceLocation)]
 
   init(
-    registration: Registration, site: SourceLocation, scope: any FeaturesScope.Type, slot: Int,
+    registration: Registration, site: SourceLocation, scope: any FeaturesScope.Type,
     conflicts: [(registration: Registration, site: SourceLocation)]
   ) {
     self.registration = registration
     self.site = site
     self.scope = scope
-    self.slot = slot
     self.conflicts = conflicts
   }
 }
@@ -41,8 +38,6 @@ package final class ScopeDefinition: Sendable {
   package let scopePath: [any FeaturesScope.Type]
   package let bindings: [Binding]
   package let table: FeatureTable
-  /// How many cache slots a branch of this scope has.
-  package let slotCount: Int
   package let children: [ObjectIdentifier: ScopeDefinition]
   /// `children` as branching reads it: few, so scanned rather than hashed; `children` keeps them.
   private let childList: [(key: UInt, definition: Unmanaged<ScopeDefinition>)]
@@ -70,21 +65,18 @@ package final class ScopeDefinition: Sendable {
       if grouped[entry.registration.featureID] == nil { order.append(entry.registration.featureID) }
       grouped[entry.registration.featureID, default: []].append(entry)
     }
-    var slots = 0
     var bindings: [Binding] = []
     bindings.reserveCapacity(order.count)
     for id in order {
       let entries = grouped[id]!
       let first = entries[0]
-      let isSlotted = entries.count == 1 && first.registration.kind == .cacheable && !first.registration.isContextual
       bindings.append(
         Binding(
-          registration: first.registration, site: first.site, scope: content.scope, slot: isSlotted ? slots : -1,
+          registration: first.registration, site: first.site, scope: content.scope,
           conflicts: entries.count > 1 ? entries : []))
-      if isSlotted { slots += 1 }
     }
     self.init(
-      scope: content.scope, location: content.location, bindings: bindings, slotCount: slots,
+      scope: content.scope, location: content.location, bindings: bindings,
       parentTable: parentTable, parentPath: parentPath, origin: nil
     ) { table, scopePath in
       content.scopes.map { ScopeDefinition($0, parentTable: table, parentPath: scopePath, reporting: &reporting) }
@@ -101,7 +93,7 @@ package final class ScopeDefinition: Sendable {
   /// requests still fail on them.
   convenience init(deriving source: ScopeDefinition, parentTable: FeatureTable, parentPath: [any FeaturesScope.Type]) {
     self.init(
-      scope: source.scope, location: source.location, bindings: source.bindings, slotCount: source.slotCount,
+      scope: source.scope, location: source.location, bindings: source.bindings,
       parentTable: parentTable, parentPath: parentPath, origin: source.origin
     ) { table, scopePath in
       source.children.values.map { ScopeDefinition(deriving: $0, parentTable: table, parentPath: scopePath) }
@@ -109,7 +101,7 @@ package final class ScopeDefinition: Sendable {
   }
 
   private init(
-    scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], slotCount: Int,
+    scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding],
     parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,
     children makeChildren: (FeatureTable, [any FeaturesScope.Type]) -> [ScopeDefinition]
   ) {
@@ -118,7 +110,6 @@ package final class ScopeDefinition: Sendable {
     let scopePath = parentPath + [scope]
     self.scopePath = scopePath
     self.bindings = bindings
-    self.slotCount = slotCount
     table = Self.table(bindings, over: parentTable)
     var children: [ObjectIdentifier: ScopeDefinition] = [:]
     for child in makeChildren(table, scopePath) { children[ObjectIdentifier(child.scope)] = child }
