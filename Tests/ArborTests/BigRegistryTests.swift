@@ -4,13 +4,6 @@ import Testing
 /// Registries of thousands of features or scopes build, branch and resolve like small ones, in
 /// time that grows with their size, not with its square.
 @Suite struct BigRegistryTests {
-  struct Register: TagVisitor {
-    var loaders: [FeatureLoader] = []
-    mutating func visit<T: Tag>(_ tag: T.Type, number: Int) {
-      loaders.append(.cacheable { _ in Numbered<T>(number: number) })
-    }
-  }
-
   struct Resolve: TagVisitor {
     let features: Features
     var resolved = 0
@@ -41,7 +34,7 @@ import Testing
   }
 
   @Test func aRootOf4096RegistrationsResolvesEachOfThem() throws {
-    var register = Register()
+    var register = RegisterNumbered()
     try forEachTag(below: 4096, &register)
     let root = FeaturesRoot { registry in
       for loader in register.loaders { registry.use(loader) }

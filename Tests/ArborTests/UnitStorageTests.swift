@@ -13,13 +13,6 @@ import Testing
     static var placeholder: Kept { fatalError("not used") }
   }
 
-  struct Register: TagVisitor {
-    var loaders: [FeatureLoader] = []
-    mutating func visit<T: Tag>(_ tag: T.Type, number: Int) {
-      loaders.append(.cacheable { _ in Numbered<T>(number: number) })
-    }
-  }
-
   struct Resolve: TagVisitor {
     let features: Features
     var numbers: [Int] = []
@@ -42,7 +35,7 @@ import Testing
   }
 
   @Test func aBranchCostsWhatItsScopeUsesNotWhatItRegisters() throws {
-    var register = Register()
+    var register = RegisterNumbered()
     try forEachTag(below: 1000, &register)
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
@@ -99,7 +92,7 @@ import Testing
   }
 
   @Test func manyThreadsLoadingIntoABranchMadeBeforeAnyUseLoadEachFeatureOnce() throws {
-    var register = Register()
+    var register = RegisterNumbered()
     try forEachTag(below: 64, &register)
     let loads = Tally()
     let root = FeaturesRoot { registry in

@@ -217,17 +217,25 @@ extension Branch {
   private func checkedPath<F: Feature>(
     _ feature: F.Type, context: F.Context, at location: SourceLocation
   ) throws -> AsyncFrame? {
-    let path = AsyncFrame.current
-    var frame = path
+    if let cycle = asyncCycle(feature, context: context, at: location) { throw cycle }
+    return AsyncFrame.current
+  }
+
+  /// The cycle a request for `feature` with `context` closes, if the task is already loading it
+  /// in this branch (with the same context, or one that cannot be compared).
+  func asyncCycle<F: Feature>(
+    _ feature: F.Type, context: F.Context, at location: SourceLocation
+  ) -> CircularDependency? {
+    var frame = AsyncFrame.current
     while let current = frame {
       if current.step.feature == feature, current.step.branch == ObjectIdentifier(self),
         let loading = current.step.context as? F.Context
       {
         switch ContextComparison(loading, context) {
         case .same:
-          throw CircularDependency(LoadingThread.currentPath, closingWith: feature, in: self, at: location)
+          return CircularDependency(LoadingThread.currentPath, closingWith: feature, in: self, at: location)
         case .incomparable:
-          throw CircularDependency(
+          return CircularDependency(
             LoadingThread.currentPath, closingWith: feature, in: self, incomparable: F.Context.self, at: location)
         case .different:
           break
@@ -235,7 +243,7 @@ extension Branch {
       }
       frame = current.parent
     }
-    return path
+    return nil
   }
 
   /// Exactly once, asynchronously: the first request starts the load in its own task; every

@@ -178,23 +178,7 @@ extension Branch {
   func requiresAwait<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) -> any Error {
-    var frame = AsyncFrame.current
-    while let current = frame {
-      if current.step.feature == feature, current.step.branch == ObjectIdentifier(self),
-        let loading = current.step.context as? F.Context
-      {
-        switch ContextComparison(loading, context) {
-        case .same:
-          return CircularDependency(LoadingThread.currentPath, closingWith: feature, in: self, at: location)
-        case .incomparable:
-          return CircularDependency(
-            LoadingThread.currentPath, closingWith: feature, in: self, incomparable: F.Context.self, at: location)
-        case .different:
-          break
-        }
-      }
-      frame = current.parent
-    }
+    if let cycle = asyncCycle(feature, context: context, at: location) { return cycle }
     return FeatureRequiresAwait(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
   }
 

@@ -36,3 +36,11 @@ private func visitTags<T: Tag>(
   try visitTags(Bit0<T>.self, depth: depth - 1, prefix: prefix << 1, below: count, &visitor)
   try visitTags(Bit1<T>.self, depth: depth - 1, prefix: prefix << 1 | 1, below: count, &visitor)
 }
+
+/// Registers a cacheable `Numbered<T>` for every tag visited, numbered as the tag.
+struct RegisterNumbered: TagVisitor {
+  var loaders: [FeatureLoader] = []
+  mutating func visit<T: Tag>(_ tag: T.Type, number: Int) {
+    loaders.append(.cacheable { _ in Numbered<T>(number: number) })
+  }
+}
