@@ -62,6 +62,7 @@ import Testing
     #expect(throws: FeaturesReleased.self) { try request?.context(for: SessionScope.self) }
     #expect(throws: FeaturesReleased.self) { try request?.context(for: RequestScope.self) }
     #expect(throws: FeaturesReleased.self) { try request?.branch(RequestScope.self, context: 2) }
+    #expect(request?.which(Clock.self).diagnostic?.kind == "FeaturesReleased")
     request = nil
     #expect(live.value == 0)
   }

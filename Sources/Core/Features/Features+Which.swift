@@ -29,12 +29,18 @@ extension Features {
   public func which<F: Feature>(_ feature: F.Type, file: StaticString = #fileID, line: UInt = #line) -> Which {
     let location = SourceLocation(fileID: file, line: line)
     let name = String(describing: feature)
-    let branch: Branch
     do {
-      branch = try self.branch(at: location)
+      // Held for the look-up: it reads the path, which a branch below a tether reaches only so.
+      return try withBranch(at: location) { branch in Self.which(feature, named: name, in: branch, at: location) }
     } catch {
       return Which(feature: name, scope: [], implementation: nil, diagnostic: Diagnostic(describing: error))
     }
+  }
+
+  /// ``which(_:file:line:)`` in a branch kept alive for it.
+  private static func which<F: Feature>(
+    _ feature: F.Type, named name: String, in branch: Branch, at location: SourceLocation
+  ) -> Which {
     let scope = branch.path.diagnosticSteps
     guard let entry = branch.definition.table.entry(for: FeatureTable.key(feature)) else {
       if let overrides = branch.overrides, overrides.resolvesPlaceholders {

@@ -63,26 +63,29 @@ public func TestFeatures() -> Features {
 public func TestFeatures(_ features: Features, file: StaticString = #fileID, line: UInt = #line) -> Features {
   TestReporter.install()
   let location = SourceLocation(fileID: file, line: line)
-  let original: Branch
+  let copy: Branch
   do {
-    original = try features.branch(at: location)
+    // Held while the path is read: a branch below a tether reaches its ancestors only so.
+    copy = try features.withBranch(at: location) { original in
+      let overrides =
+        (original.overrides as? TestOverrides)?.copy() ?? TestOverrides(resolvesPlaceholders: false)
+      var path: [Branch] = []
+      var step: Branch? = original
+      while let current = step {
+        path.append(current)
+        step = current.parent
+      }
+      var copy: Branch?
+      for branch in path.reversed() {
+        copy = Branch(definition: branch.definition, parent: copy, path: branch.path, overrides: overrides)
+      }
+      return copy!  // the path holds at least `original`
+    }
   } catch {
     IssueReporting.report(Diagnostic(describing: error), severity: .failure)
     return TestFeatures()
   }
-  let overrides =
-    (original.overrides as? TestOverrides)?.copy() ?? TestOverrides(resolvesPlaceholders: false)
-  var path: [Branch] = []
-  var step: Branch? = original
-  while let current = step {
-    path.append(current)
-    step = current.parent
-  }
-  var copy: Branch?
-  for branch in path.reversed() {
-    copy = Branch(definition: branch.definition, parent: copy, path: branch.path, overrides: overrides)
-  }
-  let copied = Features(copy!)  // the path holds at least `original`
+  let copied = Features(copy)
   TestFeaturesTrait.applyPatches(to: copied)
   return copied
 }
