@@ -8,58 +8,6 @@ import Synchronization
   import Darwin
 #endif
 
-/// One step of a resolution path: a feature being loaded, where, with which context, and where it
-/// was requested. What diagnostics and async loads keep; a thread's loads keep ``LoadFrame``s.
-struct LoadStep: Sendable {
-  let feature: any Feature.Type
-  let branch: ObjectIdentifier
-  let context: any Sendable
-  let location: SourceLocation
-}
-
-/// One feature being loaded on a thread: a frame of the resolution path.
-///
-/// Frames live on the stack of the loading call and link to the frame of the load that requested
-/// them, so the path costs no allocation. Every field is trivial, so pushing and popping a frame
-/// touches no reference count: the context stays where the loading call keeps it, and becomes a
-/// value (``step``) only when a diagnostic needs it.
-@usableFromInline
-struct LoadFrame {
-  @usableFromInline let feature: any Feature.Type
-  @usableFromInline let branch: ObjectIdentifier
-  /// The loading call's `F.Context`, valid while the frame is on the path.
-  @usableFromInline let context: UnsafeRawPointer
-  @usableFromInline let location: SourceLocation
-  @usableFromInline let parent: UnsafeMutablePointer<LoadFrame>?
-  /// The identity (``BranchAnchor/identity(_:)``) of the loading branch.
-  @usableFromInline let identity: UInt64
-  /// How many frames are below this one on the thread's path.
-  @usableFromInline let depth: Int
-
-  @inlinable @inline(__always)
-  init(
-    feature: any Feature.Type, branch: ObjectIdentifier, context: UnsafeRawPointer, location: SourceLocation,
-    parent: UnsafeMutablePointer<LoadFrame>?, identity: UInt64, depth: Int
-  ) {
-    self.feature = feature
-    self.branch = branch
-    self.context = context
-    self.location = location
-    self.parent = parent
-    self.identity = identity
-    self.depth = depth
-  }
-
-  /// The frame as a value that outlives it.
-  var step: LoadStep {
-    LoadStep(feature: feature, branch: branch, context: Self.context(of: feature, at: context), location: location)
-  }
-
-  private static func context<F: Feature>(of feature: F.Type, at context: UnsafeRawPointer) -> any Sendable {
-    context.assumingMemoryBound(to: F.Context.self).pointee
-  }
-}
-
 /// What a thread is loading (its frames) and which load of another thread it waits for.
 ///
 /// Synchronous loaders run on the requesting thread, so the frames of one thread are exactly the
@@ -207,71 +155,9 @@ final class LoadingThread: @unchecked Sendable {
   }
 }
 
-/// A load in progress that other requests wait for.
-final class InFlight: @unchecked Sendable {
-  let owner: LoadingThread
-  // `outcome` is written once by the owner and read by waiters, both under `lock`.
-  private var outcome: Result<AnyObject, any Error>?
-  private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-  init(owner: LoadingThread) {
-    self.owner = owner
-    pthread_mutex_init(lock, nil)
-    pthread_cond_init(condition, nil)
-  }
-
-  deinit {
-    pthread_cond_destroy(condition)
-    pthread_mutex_destroy(lock)
-    condition.deallocate()
-    lock.deallocate()
-  }
-
-  /// Whether the owner has finished; a thread whose wait edge points at a finished load is no
-  /// longer blocked by it, even before it removes the edge.
-  var isFinished: Bool {
-    pthread_mutex_lock(lock)
-    defer { pthread_mutex_unlock(lock) }
-    return outcome != nil
-  }
-
-  func finish(_ outcome: Result<AnyObject, any Error>) {
-    pthread_mutex_lock(lock)
-    self.outcome = outcome
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(lock)
-  }
-
-  enum Wait {
-    case finished(Result<AnyObject, any Error>)
-    /// Waiting would close a loop of threads waiting for each other: the frames of the threads in
-    /// the loop, starting with the owner of this load.
-    case deadlock([LoadStep])
-  }
-
-  /// Blocks until the owner finishes, unless waiting would deadlock.
-  func wait(as waiter: LoadingThread) -> Wait {
-    let loop = LoadingThread.waits.withLock { waits -> [LoadStep]? in
-      var owners: [LoadingThread] = []
-      var load: InFlight? = self
-      while let current = load, !current.isFinished {
-        // A loop: each owner on it waits for an unfinished load that can only finish after this
-        // thread's, so none can return from its wait and pop its frames while they are read.
-        if current.owner === waiter { return owners.flatMap(\.frames) }
-        owners.append(current.owner)
-        load = waits[ObjectIdentifier(current.owner)]
-      }
-      waits[ObjectIdentifier(waiter)] = self
-      return nil
-    }
-    if let loop { return .deadlock(loop) }
-    defer { LoadingThread.waits.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(waiter)) } }
-    pthread_mutex_lock(lock)
-    defer { pthread_mutex_unlock(lock) }
-    while true {
-      if let outcome { return .finished(outcome) }
-      pthread_cond_wait(condition, lock)
-    }
+extension LoadingThread {
+  /// The resolution path of the current request: the task's async loads, then this thread's.
+  static var currentPath: [LoadStep] {
+    (AsyncFrame.current?.frames ?? []) + current.frames
   }
 }

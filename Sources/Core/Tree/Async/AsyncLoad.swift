@@ -1,0 +1,45 @@
+/// An async load in flight: the task that runs it, and the requests suspended until it ends.
+final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
+  // Sendable: all mutable state is in `state`, a lock.
+  private struct State {
+    var outcome: Result<F, any Error>?
+    var waiters: [Int: CheckedContinuation<F, any Error>] = [:]
+    var nextWaiter = 0
+  }
+
+  private let state = Lock.make(State())
+
+  override var isFinished: Bool { state.withLock { $0.outcome != nil } }
+
+  /// Ends the load: every suspended request resumes with `outcome`, and later ones get it at once.
+  func finish(_ outcome: Result<F, any Error>) {
+    let waiters = state.withLock { state in
+      state.outcome = outcome
+      defer { state.waiters = [:] }
+      return state.waiters.values
+    }
+    for waiter in waiters { waiter.resume(with: outcome) }
+  }
+
+  /// Suspends until the load ends. Cancelling the waiting task ends only its wait, with
+  /// `CancellationError`: the load goes on for the others and is cached when it succeeds.
+  func value() async throws -> F {
+    let id = state.withLock { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let ready: Result<F, any Error>? = state.withLock { state in
+          if let outcome = state.outcome { return outcome }
+          if Task.isCancelled { return .failure(CancellationError()) }
+          state.waiters[id] = continuation
+          return nil
+        }
+        if let ready { continuation.resume(with: ready) }
+      }
+    } onCancel: {
+      state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+    }
+  }
+}

@@ -1,0 +1,42 @@
+/// One feature being loaded on a thread: a frame of the resolution path.
+///
+/// Frames live on the stack of the loading call and link to the frame of the load that requested
+/// them, so the path costs no allocation. Every field is trivial, so pushing and popping a frame
+/// touches no reference count: the context stays where the loading call keeps it, and becomes a
+/// value (``step``) only when a diagnostic needs it.
+@usableFromInline
+struct LoadFrame {
+  @usableFromInline let feature: any Feature.Type
+  @usableFromInline let branch: ObjectIdentifier
+  /// The loading call's `F.Context`, valid while the frame is on the path.
+  @usableFromInline let context: UnsafeRawPointer
+  @usableFromInline let location: SourceLocation
+  @usableFromInline let parent: UnsafeMutablePointer<LoadFrame>?
+  /// The identity (``BranchAnchor/identity(_:)``) of the loading branch.
+  @usableFromInline let identity: UInt64
+  /// How many frames are below this one on the thread's path.
+  @usableFromInline let depth: Int
+
+  @inlinable @inline(__always)
+  init(
+    feature: any Feature.Type, branch: ObjectIdentifier, context: UnsafeRawPointer, location: SourceLocation,
+    parent: UnsafeMutablePointer<LoadFrame>?, identity: UInt64, depth: Int
+  ) {
+    self.feature = feature
+    self.branch = branch
+    self.context = context
+    self.location = location
+    self.parent = parent
+    self.identity = identity
+    self.depth = depth
+  }
+
+  /// The frame as a value that outlives it.
+  var step: LoadStep {
+    LoadStep(feature: feature, branch: branch, context: Self.context(of: feature, at: context), location: location)
+  }
+
+  private static func context<F: Feature>(of feature: F.Type, at context: UnsafeRawPointer) -> any Sendable {
+    context.assumingMemoryBound(to: F.Context.self).pointee
+  }
+}
