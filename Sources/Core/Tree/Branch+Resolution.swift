@@ -394,4 +394,3 @@ extension Branch {
     }
   }
 }
-
