@@ -1,4 +1,5 @@
 import Arbor
+import ArborDiagnostics
 import Dispatch
 import Foundation
 import Synchronization
@@ -11,7 +12,7 @@ import Testing
   @Test(arguments: 0..<5)
   func syncRequestsRacingAsyncLoadsNeverLoadAContextTwiceNorReplaceItsInstance(round: Int) async throws {
     let contexts = 400
-    let loads = Mutex<[Int: Int]>([:])
+    let loads = Lock<[Int: Int]>.make([:])
     let serials = Tally()
     let root = FeaturesRoot { registry in
       registry.use(
@@ -24,7 +25,7 @@ import Testing
     let stop = Flag()
     // Two threads hammer the same contexts synchronously: they may only be told to await, or get
     // the instance the async path published.
-    let syncSeen = Mutex<[Int: Set<Int>]>([:])
+    let syncSeen = Lock<[Int: Set<Int>]>.make([:])
     let threads = DispatchGroup()
     for _ in 0..<2 {
       threads.enter()
@@ -33,7 +34,7 @@ import Testing
       Thread {
         defer { threads.leave() }
         repeat {
-          sched_yield()  // two spinning threads per round, not more: leave the other tests room
+          usleep(200)  // two busy threads per round, not more: leave the other tests room
           for id in 0..<contexts {
             if let account = try? root.instance(of: Account.self, context: id) {
               syncSeen.withLock { _ = $0[id, default: []].insert(account.serial) }

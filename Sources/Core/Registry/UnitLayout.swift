@@ -59,8 +59,8 @@ package final class UnitLayout: @unchecked Sendable {
   private let given: UnsafeMutablePointer<Unit>
   private let givenCount = Atomic<Int>(0)
   private let shapes: [Shape]
-  /// Serialises giving out units.
-  private let lock = Lock.make(())
+  /// Serialises giving out units; holds how many were, which `givenCount` publishes to readers.
+  private let lock = Lock.make(0)
   /// The largest alignment a unit may need: what branch storage is aligned to.
   package let alignment: Int
 
@@ -92,17 +92,17 @@ package final class UnitLayout: @unchecked Sendable {
   package func giveOut(_ index: Int) -> UInt {
     let word = words[index].load(ordering: .acquiring)
     if word != 0 { return word }
-    return lock.withLock { _ in
+    return lock.withLock { count in
       let word = words[index].load(ordering: .acquiring)
       if word != 0 { return word }
-      let count = givenCount.load(ordering: .relaxed)
       let shape = shapes[index]
       let start = (byteCount(ofFirst: count) + shape.alignment - 1) / shape.alignment * shape.alignment
       (given + count).initialize(
         to: Unit(
           offset: start, end: start + shape.size, instanceOffset: shape.instanceOffset,
           destroyer: shape.destroyer.map { .passUnretained($0) }))
-      givenCount.store(count + 1, ordering: .releasing)
+      count += 1
+      givenCount.store(count, ordering: .releasing)
       let published = UInt(start) + 1
       words[index].store(published, ordering: .releasing)
       return published

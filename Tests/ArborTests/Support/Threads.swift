@@ -63,3 +63,8 @@ final class Collected<Value: Sendable>: Sendable {
 func synchronously<R>(_ body: () throws -> R) rethrows -> R {
   try body()
 }
+
+/// Whether the thread sanitizer's runtime is in the process: it tracks at most 65,536 frames a
+/// thread, fewer than the deepest tests recurse.
+let runsUnderThreadSanitizer: Bool =
+  dlsym(nil, "__tsan_init") != nil || ProcessInfo.processInfo.environment["ARBOR_THREAD_SANITIZER"] != nil
