@@ -102,7 +102,7 @@ extension Branch {
           thread.top = frame
           if depth >= LoadingThread.shallowDepth { thread.indexDeepFrame(frame, context: context, of: feature) }
           defer {
-            if depth >= LoadingThread.shallowDepth { thread.unindexDeepFrame(frame, context: context, of: feature) }
+            if depth >= LoadingThread.shallowDepth { thread.unindexDeepFrame(frame) }
             thread.top = parent
           }
           do {
@@ -135,7 +135,8 @@ extension Branch {
     var frame = Optional(top)
     while let current = frame {
       if current.pointee.branch == ObjectIdentifier(self), current.pointee.feature == feature {
-        try checkRepeated(feature, context: context, frame: current.pointee, thread: thread, at: location)
+        // The rest of the walk, off the inlined path, compares contexts.
+        return try checkRepeated(feature, context: context, from: current, thread: thread, at: location)
       }
       frame = current.pointee.parent
     }
@@ -146,18 +147,36 @@ extension Branch {
   func checkCycleOnLongPath<F: Feature>(
     _ feature: F.Type, context: F.Context, thread: LoadingThread, at location: SourceLocation
   ) throws {
+    let matcher = ContextMatcher(context)
     try thread.framesLoading(feature, in: ObjectIdentifier(self), context: context) { frame in
-      try checkRepeated(feature, context: context, frame: frame, thread: thread, at: location)
+      try check(matcher(frame.context), feature, frame: frame, thread: thread, at: location)
     }
   }
 
-  /// The same feature is being loaded in this branch further up the path: a cycle, unless the
-  /// contexts differ; when they cannot be compared, the cycle says so.
+  /// `first` loads `feature` in this branch, as may frames further up the path: a cycle if one of
+  /// them has the same context.
   @usableFromInline
   func checkRepeated<F: Feature>(
-    _ feature: F.Type, context: F.Context, frame: LoadFrame, thread: LoadingThread, at location: SourceLocation
+    _ feature: F.Type, context: F.Context, from first: UnsafeMutablePointer<LoadFrame>, thread: LoadingThread,
+    at location: SourceLocation
   ) throws {
-    switch ContextComparison(frame.context.assumingMemoryBound(to: F.Context.self).pointee, context) {
+    let matcher = ContextMatcher(context)
+    var frame = Optional(first)
+    while let current = frame {
+      if current.pointee.branch == ObjectIdentifier(self), current.pointee.feature == feature {
+        try check(matcher(current.pointee.context), feature, frame: current.pointee, thread: thread, at: location)
+      }
+      frame = current.pointee.parent
+    }
+  }
+
+  /// Throws the cycle a repeated load closes, unless its context differs; when contexts cannot be
+  /// compared, the cycle says so.
+  private func check<F: Feature>(
+    _ comparison: ContextComparison, _ feature: F.Type, frame: LoadFrame, thread: LoadingThread,
+    at location: SourceLocation
+  ) throws {
+    switch comparison {
     case .different:
       return
     case .same:

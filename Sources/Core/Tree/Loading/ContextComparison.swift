@@ -19,6 +19,32 @@ enum ContextComparison {
   }
 }
 
+/// Compares one request's context with the contexts of loads on the path, casting it once: the
+/// first frame of the same feature pays for the dynamic cast, every further one is a typed `==`.
+struct ContextMatcher<Context> {
+  private let compare: (UnsafeRawPointer) -> ContextComparison
+
+  init(_ context: Context) {
+    if Context.self == Void.self {
+      compare = { _ in .same }
+    } else if let equatable = context as? any Equatable, let typed = Self.typed(equatable) {
+      compare = typed
+    } else {
+      // Not `Equatable`, or a context type that is itself an existential: value by value.
+      compare = { ContextComparison($0.assumingMemoryBound(to: Context.self).pointee, context) }
+    }
+  }
+
+  /// How the context at `other` (a `Context`) compares.
+  func callAsFunction(_ other: UnsafeRawPointer) -> ContextComparison { compare(other) }
+
+  /// `==` against `value`, for contexts stored as `E`: only when `E` is `Context` itself.
+  private static func typed<E: Equatable>(_ value: E) -> ((UnsafeRawPointer) -> ContextComparison)? {
+    guard E.self == Context.self else { return nil }
+    return { $0.assumingMemoryBound(to: E.self).pointee == value ? .same : .different }
+  }
+}
+
 extension Equatable {
   /// Whether `other` is a value of this type equal to this one.
   fileprivate func isEqual(to other: Any) -> Bool {

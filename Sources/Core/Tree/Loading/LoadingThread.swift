@@ -29,6 +29,8 @@ final class LoadingThread: @unchecked Sendable {
   /// The deep frames by what they load: touched only by the owning thread, and only on paths at
   /// least ``shallowDepth`` deep.
   private var deepFrames: [DeepKey: [UnsafeMutablePointer<LoadFrame>]] = [:]
+  /// The keys of the deep frames, innermost last: popping a frame needs no hash again.
+  private var deepKeys: [DeepKey] = []
   /// The frame at depth `shallowDepth - 1` while deeper frames exist: where the walk of a deep
   /// request starts.
   private var shallowTop: UnsafeMutablePointer<LoadFrame>?
@@ -125,13 +127,13 @@ final class LoadingThread: @unchecked Sendable {
     let key = DeepKey(
       feature: ObjectIdentifier(feature), branch: frame.pointee.branch, contextHash: contextHash(context))
     deepFrames[key, default: []].append(frame)
+    deepKeys.append(key)
   }
 
   /// Removes `frame`, about to be popped, from the index.
   @usableFromInline
-  func unindexDeepFrame<F: Feature>(_ frame: UnsafeMutablePointer<LoadFrame>, context: F.Context, of feature: F.Type) {
-    let key = DeepKey(
-      feature: ObjectIdentifier(feature), branch: frame.pointee.branch, contextHash: contextHash(context))
+  func unindexDeepFrame(_ frame: UnsafeMutablePointer<LoadFrame>) {
+    let key = deepKeys.removeLast()
     deepFrames[key]?.removeLast()
     if deepFrames[key]?.isEmpty == true { deepFrames[key] = nil }
     if frame.pointee.depth == Self.shallowDepth { shallowTop = nil }
