@@ -24,7 +24,7 @@ extension Features {
   ) async throws -> F {
     // Inlined: a cached instance or a static value is read as the synchronous request reads it,
     // with no async call.
-    if let branch = retainedBranch, let instance = branch._withUnsafeGuaranteedRef({ $0.peek(feature) }) {
+    if let branch = retainedBranch, let instance = Branch.peek(feature, in: branch) {
       return instance
     }
     return try await resolveAsync(feature, context: context, at: SourceLocation(fileID: file, line: line))

@@ -174,7 +174,7 @@ public struct Features: @unchecked Sendable {
   /// - Returns: The instance.
   /// - Throws: ``FeatureUndefined``, ``FeatureLoadingFailed``, ``CircularDependency``,
   ///   ``FeatureRegistrationConflict`` or ``FeaturesReleased``.
-  @inlinable
+  @inlinable @inline(__always)
   public func instance<F: Feature>(
     of feature: F.Type = F.self, context: F.Context, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F {
@@ -182,7 +182,7 @@ public struct Features: @unchecked Sendable {
     // a few loads and no call. Anything else (a load, features handed to a loader, a failure) is
     // specialised too, but out of line, where the optimiser may retain the branch without moving
     // that retain onto this path.
-    if let branch = retainedBranch, let instance = branch._withUnsafeGuaranteedRef({ $0.peek(feature) }) {
+    if let branch = retainedBranch, let instance = Branch.peek(feature, in: branch) {
       return instance
     }
     return try resolve(feature, context: context, at: SourceLocation(fileID: file, line: line))
@@ -217,7 +217,7 @@ public struct Features: @unchecked Sendable {
   ///   - line: Where the request is made; captured for you.
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func instance<F: Feature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F where F.Context == Void {
@@ -236,7 +236,7 @@ public struct Features: @unchecked Sendable {
   ///   - line: Where the request is made; captured for you.
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func instance<F: CacheableFeature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F where F.Context == NoContext {

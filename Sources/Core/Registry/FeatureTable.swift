@@ -30,6 +30,9 @@ package struct FeatureTable: Sendable {
     @usableFromInline package var unitWord: UnsafeMutablePointer<Atomic<UInt>>?
     /// Where the instance starts within its unit (cacheables without a context).
     @usableFromInline package var instanceOffset: Int
+    /// The unit's offset when it was given out as the table was built (a root's): every branch of
+    /// the registering scope has it, so a read needs neither the word nor a bound check. -1 if not.
+    @usableFromInline package var fixedOffset: Int
     /// The registration's payload: a `Box<F>` or a `Loader<F>`.
     @usableFromInline package let payload: UnsafeRawPointer
     package let binding: Unmanaged<Binding>
@@ -52,6 +55,7 @@ package struct FeatureTable: Sendable {
       depth = 0
       unitWord = nil
       instanceOffset = 0
+      fixedOffset = -1
       payload = UnsafeRawPointer(Unmanaged.passUnretained(registration.payload).toOpaque())
       self.binding = Unmanaged.passUnretained(binding)
       isAsync = registration.isAsync
@@ -73,6 +77,7 @@ package struct FeatureTable: Sendable {
     @inlinable package var depth: Int { pointer.pointee.depth }
     @inlinable package var unitWord: UnsafeMutablePointer<Atomic<UInt>> { pointer.pointee.unitWord.unsafelyUnwrapped }
     @inlinable package var instanceOffset: Int { pointer.pointee.instanceOffset }
+    @inlinable package var fixedOffset: Int { pointer.pointee.fixedOffset }
     @inlinable package var payload: UnsafeRawPointer { pointer.pointee.payload }
     @inlinable package var isAsync: Bool { pointer.pointee.isAsync }
     package var binding: Unmanaged<Binding> { pointer.pointee.binding }
@@ -169,7 +174,10 @@ package struct FeatureTable: Sendable {
       }
     }
     units = UnitLayout(shapes, givingOutAll: givingOutAll)
-    for (unit, index) in owned.enumerated() { entries[index].unitWord = units.words + unit }
+    for (unit, index) in owned.enumerated() {
+      entries[index].unitWord = units.words + unit
+      if givingOutAll { entries[index].fixedOffset = Int(units.words[unit].load(ordering: .relaxed)) - 1 }
+    }
     self.entries = entries
     buckets = Buckets(entries)
   }

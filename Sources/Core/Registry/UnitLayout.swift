@@ -85,8 +85,13 @@ package final class UnitLayout: @unchecked Sendable {
   /// The `index`th unit given out; `index` is below a ``count`` read before.
   package func unit(at index: Int) -> Unit { given[index] }
 
-  /// The bytes of the first `count` units given out.
-  package func byteCount(ofFirst count: Int) -> Int { count == 0 ? 0 : given[count - 1].end }
+  /// What a branch keeps before its units: a word with the bytes of its units, for the inlined
+  /// read to check an offset against without touching the branch object.
+  package static var headerByteCount: Int { MemoryLayout<UInt>.stride }
+
+  /// The bytes of the header and the first `count` units given out: unit offsets count from the
+  /// start of the header.
+  package func byteCount(ofFirst count: Int) -> Int { count == 0 ? Self.headerByteCount : given[count - 1].end }
 
   /// Gives out the unit of `index` if it is not yet, and returns its word (its offset + 1).
   package func giveOut(_ index: Int) -> UInt {

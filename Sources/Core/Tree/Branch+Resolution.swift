@@ -16,7 +16,7 @@ extension Branch {
     if !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) {
       switch entry.kind {
       case .cacheable:
-        if let unit = inlineUnit(up: entry.depth, word: entry.unitWord),
+        if let unit = inlineUnit(up: entry.depth, entry),
           let instance = Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
         {
           return instance
@@ -27,7 +27,7 @@ extension Branch {
       case .disposable:
         return try load(feature, context: context, entry: entry, at: location, thread: thread)
       case .contextualCacheable:
-        if let unit = inlineUnit(up: entry.depth, word: entry.unitWord),
+        if let unit = inlineUnit(up: entry.depth, entry),
           let instance = Self.cachedMultiton(feature, context: context, in: unit)
         {
           return instance
@@ -39,16 +39,26 @@ extension Branch {
     return try resolveSlowly(feature, context: context, at: location)
   }
 
-  /// The instance of `feature` if it takes no loading: a cached instance or a static value.
+  /// The instance of `feature` in `branch` if it takes no loading: a cached instance or a static
+  /// value.
   ///
-  /// Only loads and compares, so that the optimiser has nothing to retain around it.
+  /// Static, on an unmanaged branch, with each field read in a closure of its own: inlined whole
+  /// into the caller, with nothing for the optimiser to retain.
   @inlinable @inline(__always)
-  func peek<F: Feature>(_ feature: F.Type) -> F? {
+  static func peek<F: Feature>(_ feature: F.Type, in branch: Unmanaged<Branch>) -> F? {
+    let (isOverridden, table) = branch._withUnsafeGuaranteedRef { ($0.isOverridden, $0.table) }
     guard !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) else { return nil }
     switch entry.kind {
     case .cacheable:
-      guard let unit = inlineUnit(up: entry.depth, word: entry.unitWord) else { return nil }
-      return Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
+      var owner = branch
+      var depth = entry.depth
+      while depth > 0 {
+        owner = owner._withUnsafeGuaranteedRef { $0.parentReference.unsafelyUnwrapped }
+        depth &-= 1
+      }
+      let storage = owner._withUnsafeGuaranteedRef { $0.storage }
+      guard let unit = unit(entry, in: storage) else { return nil }
+      return cached(feature, in: unit, instanceOffset: entry.instanceOffset)
     case .static:
       return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
     case .disposable, .contextualCacheable, .conflict:

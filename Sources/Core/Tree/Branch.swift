@@ -46,14 +46,13 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline let parentReference: Unmanaged<Branch>?
   /// The scope's feature table; `definition` keeps its buckets alive.
   @usableFromInline let table: FeatureTable.Lookup
-  /// What this branch caches: the units given out before it was made (see ``UnitLayout``), then
-  /// its context.
+  /// What this branch caches: a word with the bytes of its units (a unit at a larger offset is in
+  /// an overflow block), the units given out before it was made (see ``UnitLayout``), then its
+  /// context.
   @usableFromInline let storage: UnsafeMutableRawPointer
-  /// The bytes of units in `storage`: a unit at a larger offset is in an overflow block.
-  @usableFromInline let unitBytes: Int
   /// The bytes this branch keeps for cached instances in its own storage: what a branch costs for
   /// its scope's cacheables. A test hook.
-  package var unitByteCount: Int { unitBytes }
+  package var unitByteCount: Int { unitBytes - UnitLayout.headerByteCount }
   /// How many units `storage` has room for, in give-out order.
   private let unitCount: Int
   /// The newest ``OverflowBlock``, retained; 0 before one is needed.
@@ -191,8 +190,8 @@ package final class Branch: @unchecked Sendable {
     for index in 0..<unitCount {
       (storage + layout.unit(at: index).offset).initializeMemory(as: Atomic<UInt>.self, to: Atomic(0))
     }
+    storage.storeBytes(of: UInt(unitBytes), as: UInt.self)
     self.unitCount = unitCount
-    self.unitBytes = unitBytes
     loaderFeatures = consume features
     self.contextOffset = Int32(contextOffset)
     table = definition.lookup
@@ -349,19 +348,32 @@ package final class Branch: @unchecked Sendable {
   /// touches no reference count. `nil` for a unit not given out yet, or given out after that branch
   /// was made (then in an overflow block: see ``unit(word:giveOut:)``).
   @inlinable @inline(__always)
-  func inlineUnit(up depth: Int, word: UnsafeMutablePointer<Atomic<UInt>>) -> UnsafeMutableRawPointer? {
+  func inlineUnit(up depth: Int, _ entry: FeatureTable.EntryReference) -> UnsafeMutableRawPointer? {
+    Self.unit(entry, in: storage(up: depth))
+  }
+
+  /// The unit of `entry` in `storage` (the registering branch's), if that storage has room for it.
+  @inlinable @inline(__always)
+  static func unit(_ entry: FeatureTable.EntryReference, in storage: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    let fixed = entry.fixedOffset
+    if fixed >= 0 { return storage + fixed }
     // 0 (not given out) wraps around to the largest offset, which no storage holds.
-    let offset = word[0].load(ordering: .relaxed) &- 1
-    guard depth > 0 else { return offset < UInt(bitPattern: unitBytes) ? storage + Int(bitPattern: offset) : nil }
+    let offset = entry.unitWord[0].load(ordering: .relaxed) &- 1
+    return offset < storage.load(as: UInt.self) ? storage + Int(bitPattern: offset) : nil
+  }
+
+  /// The storage of the branch `depth` levels up: plain pointers all the way, so the walk touches
+  /// no reference count.
+  @inlinable @inline(__always)
+  func storage(up depth: Int) -> UnsafeMutableRawPointer {
+    guard depth > 0 else { return storage }
     var branch = parentReference.unsafelyUnwrapped
     var depth = depth &- 1
     while depth > 0 {
       branch = branch._withUnsafeGuaranteedRef { $0.parentReference.unsafelyUnwrapped }
       depth &-= 1
     }
-    return branch._withUnsafeGuaranteedRef {
-      offset < UInt(bitPattern: $0.unitBytes) ? $0.storage + Int(bitPattern: offset) : nil
-    }
+    return branch._withUnsafeGuaranteedRef { $0.storage }
   }
 
   /// The unit of `word` in this branch: in its storage or an overflow block.
@@ -379,6 +391,11 @@ package final class Branch: @unchecked Sendable {
     let offset = Int(stored - 1)
     if offset < unitBytes { return storage + offset }
     return overflowUnit(at: offset, giveOut: giveOut)
+  }
+
+  /// The bytes of this branch's storage before its context: the header word and its units.
+  private var unitBytes: Int {
+    Int(storage.load(as: UInt.self))
   }
 
   /// The unit at `offset`, beyond this branch's storage, in an overflow block.
