@@ -103,14 +103,17 @@ extension Branch {
     return try (thread ?? LoadingThread.currentReference)._withUnsafeGuaranteedRef { thread in
       let parent = thread.top
       let depth = parent.map { $0.pointee.depth &+ 1 } ?? 0
-      if parent != nil { try checkCycle(feature, context: context, thread: thread, at: location) }
+      // On a long path, the check hashes the context, and the frame is indexed with that hash.
+      let contextHash = parent != nil ? try checkCycle(feature, context: context, thread: thread, at: location) : 0
       return try withUnsafePointer(to: context) { contextAddress in
         var frame = LoadFrame(
           feature: feature, branch: ObjectIdentifier(self), context: UnsafeRawPointer(contextAddress),
           location: location, parent: parent, identity: UInt64(loaderFeatures.address & ~1), depth: depth)
         return try withUnsafeMutablePointer(to: &frame) { frame in
           thread.top = frame
-          if depth >= LoadingThread.shallowDepth { thread.indexDeepFrame(frame, context: context, of: feature) }
+          if depth >= LoadingThread.shallowDepth {
+            thread.indexDeepFrame(frame, of: feature, context: context, hashedAs: contextHash)
+          }
           defer {
             if depth >= LoadingThread.shallowDepth { thread.unindexDeepFrame(frame) }
             thread.top = parent
@@ -138,7 +141,7 @@ extension Branch {
   @inlinable @inline(__always)
   func checkCycle<F: Feature>(
     _ feature: F.Type, context: F.Context, thread: LoadingThread, at location: SourceLocation
-  ) throws {
+  ) throws -> Int {
     guard let top = thread.top, top.pointee.depth < LoadingThread.shallowDepth else {
       return try checkCycleOnLongPath(feature, context: context, thread: thread, at: location)
     }
@@ -146,21 +149,27 @@ extension Branch {
     while let current = frame {
       if current.pointee.branch == ObjectIdentifier(self), current.pointee.feature == feature {
         // The rest of the walk, off the inlined path, compares contexts.
-        return try checkRepeated(feature, context: context, from: current, thread: thread, at: location)
+        try checkRepeated(feature, context: context, from: current, thread: thread, at: location)
+        return 0
       }
       frame = current.pointee.parent
     }
+    return 0
   }
 
   /// ``checkCycle(_:context:thread:at:)`` on a path of ``LoadingThread/shallowDepth`` frames or more.
+  ///
+  /// - Returns: The context's hash, which the request's own frame is indexed with.
   @usableFromInline
   func checkCycleOnLongPath<F: Feature>(
     _ feature: F.Type, context: F.Context, thread: LoadingThread, at location: SourceLocation
-  ) throws {
+  ) throws -> Int {
     let matcher = ContextMatcher(context)
-    try thread.framesLoading(feature, in: ObjectIdentifier(self), context: context) { frame in
+    let hash = matcher.hash()
+    try thread.deepFramesLoading(feature, in: ObjectIdentifier(self), contextHash: hash) { frame in
       try check(matcher(frame.context), feature, frame: frame, thread: thread, at: location)
     }
+    return hash
   }
 
   /// `first` loads `feature` in this branch, as may frames further up the path: a cycle if one of

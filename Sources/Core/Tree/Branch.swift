@@ -354,7 +354,9 @@ package final class Branch: @unchecked Sendable {
 
   /// The unit of `entry` in `storage` (the registering branch's), if that storage has room for it.
   @inlinable @inline(__always)
-  static func unit(_ entry: FeatureTable.EntryReference, in storage: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+  static func unit(_ entry: FeatureTable.EntryReference, in storage: UnsafeMutableRawPointer)
+    -> UnsafeMutableRawPointer?
+  {
     let fixed = entry.fixedOffset
     if fixed >= 0 { return storage + fixed }
     // 0 (not given out) wraps around to the largest offset, which no storage holds.

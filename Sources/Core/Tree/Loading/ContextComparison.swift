@@ -23,25 +23,32 @@ enum ContextComparison {
 /// first frame of the same feature pays for the dynamic cast, every further one is a typed `==`.
 struct ContextMatcher<Context> {
   private let compare: (UnsafeRawPointer) -> ContextComparison
+  /// The context's hash, or 0 for one that cannot be hashed (which then compares as
+  /// ``ContextComparison/incomparable`` or with `==`, value by value).
+  let hash: () -> Int
 
   init(_ context: Context) {
     if Context.self == Void.self {
       compare = { _ in .same }
-    } else if let equatable = context as? any Equatable, let typed = Self.typed(equatable) {
-      compare = typed
+      hash = { 0 }
+    } else if let hashable = context as? any Hashable, let typed = Self.typed(hashable) {
+      (compare, hash) = typed
     } else {
-      // Not `Equatable`, or a context type that is itself an existential: value by value.
+      // Not `Hashable`, or a context type that is itself an existential: value by value.
       compare = { ContextComparison($0.assumingMemoryBound(to: Context.self).pointee, context) }
+      hash = { 0 }
     }
   }
 
   /// How the context at `other` (a `Context`) compares.
   func callAsFunction(_ other: UnsafeRawPointer) -> ContextComparison { compare(other) }
 
-  /// `==` against `value`, for contexts stored as `E`: only when `E` is `Context` itself.
-  private static func typed<E: Equatable>(_ value: E) -> ((UnsafeRawPointer) -> ContextComparison)? {
-    guard E.self == Context.self else { return nil }
-    return { $0.assumingMemoryBound(to: E.self).pointee == value ? .same : .different }
+  /// `==` against `value`, and its hash, for contexts stored as `H`: only when `H` is `Context`.
+  private static func typed<H: Hashable>(
+    _ value: H
+  ) -> ((UnsafeRawPointer) -> ContextComparison, () -> Int)? {
+    guard H.self == Context.self else { return nil }
+    return ({ $0.assumingMemoryBound(to: H.self).pointee == value ? .same : .different }, { value.hashValue })
   }
 }
 

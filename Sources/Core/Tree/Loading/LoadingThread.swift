@@ -28,9 +28,11 @@ final class LoadingThread: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var top: UnsafeMutablePointer<LoadFrame>?
   /// The deep frames by what they load: touched only by the owning thread, and only on paths at
   /// least ``shallowDepth`` deep.
-  private var deepFrames: [DeepKey: [UnsafeMutablePointer<LoadFrame>]] = [:]
-  /// The keys of the deep frames, innermost last: popping a frame needs no hash again.
-  private var deepKeys: [DeepKey] = []
+  /// The innermost deep frame of each key; see `deepFrameBelow` for the others.
+  private var deepFrames: [DeepKey: UnsafeMutablePointer<LoadFrame>] = [:]
+  /// Per deep frame, by depth from ``shallowDepth``: its key, and the next deep frame further up the
+  /// path with the same key. Popping a frame needs no hash, and no key owns an allocation.
+  private var deepFrameBelow: [(key: DeepKey, next: UnsafeMutablePointer<LoadFrame>?)] = []
   /// The frame at depth `shallowDepth - 1` while deeper frames exist: where the walk of a deep
   /// request starts.
   private var shallowTop: UnsafeMutablePointer<LoadFrame>?
@@ -95,54 +97,45 @@ final class LoadingThread: @unchecked Sendable {
   }
 
   /// The frames on this thread's path that load `feature` in `branch` with a context that may
-  /// equal `context`: every shallow frame of `feature` in `branch`, then the deep ones whose context
-  /// hashes the same. A path shorter than ``shallowDepth`` is walked whole.
-  func framesLoading<F: Feature>(
-    _ feature: F.Type, in branch: ObjectIdentifier, context: F.Context, _ body: (LoadFrame) throws -> Void
+  /// equal `context` (whose hash is `contextHash`): every shallow frame of `feature` in `branch`,
+  /// then the deep ones whose context hashes the same. Call on a path of ``shallowDepth`` frames or
+  /// more.
+  func deepFramesLoading(
+    _ feature: any Feature.Type, in branch: ObjectIdentifier, contextHash: Int, _ body: (LoadFrame) throws -> Void
   ) rethrows {
-    guard let top, top.pointee.depth >= Self.shallowDepth else {
-      try Self.walk(from: top, feature, in: branch, body)
-      return
-    }
-    try Self.walk(from: shallowTop, feature, in: branch, body)
-    let key = DeepKey(feature: ObjectIdentifier(feature), branch: branch, contextHash: contextHash(context))
-    for frame in deepFrames[key] ?? [] { try body(frame.pointee) }
-  }
-
-  private static func walk(
-    from top: UnsafeMutablePointer<LoadFrame>?, _ feature: any Feature.Type, in branch: ObjectIdentifier,
-    _ body: (LoadFrame) throws -> Void
-  ) rethrows {
-    var frame = top
+    var frame = shallowTop
     while let current = frame {
       if current.pointee.branch == branch, current.pointee.feature == feature { try body(current.pointee) }
       frame = current.pointee.parent
     }
+    var deep = deepFrames[DeepKey(feature: ObjectIdentifier(feature), branch: branch, contextHash: contextHash)]
+    while let current = deep {
+      try body(current.pointee)
+      deep = deepFrameBelow[current.pointee.depth - Self.shallowDepth].next
+    }
   }
 
-  /// Indexes `frame`, just pushed at ``shallowDepth`` or deeper, which loads a `context`.
+  /// Indexes `frame`, just pushed at ``shallowDepth`` or deeper, which loads `context`: hashed as
+  /// `hash` by the cycle check of a request deeper than the first deep frame, which only hashes here.
   @usableFromInline
-  func indexDeepFrame<F: Feature>(_ frame: UnsafeMutablePointer<LoadFrame>, context: F.Context, of feature: F.Type) {
-    if frame.pointee.depth == Self.shallowDepth { shallowTop = frame.pointee.parent }
-    let key = DeepKey(
-      feature: ObjectIdentifier(feature), branch: frame.pointee.branch, contextHash: contextHash(context))
-    deepFrames[key, default: []].append(frame)
-    deepKeys.append(key)
+  func indexDeepFrame<Context>(
+    _ frame: UnsafeMutablePointer<LoadFrame>, of feature: any Feature.Type, context: Context, hashedAs hash: Int
+  ) {
+    var contextHash = hash
+    if frame.pointee.depth == Self.shallowDepth {
+      shallowTop = frame.pointee.parent
+      contextHash = ContextMatcher(context).hash()
+    }
+    let key = DeepKey(feature: ObjectIdentifier(feature), branch: frame.pointee.branch, contextHash: contextHash)
+    deepFrameBelow.append((key, deepFrames.updateValue(frame, forKey: key)))
   }
 
   /// Removes `frame`, about to be popped, from the index.
   @usableFromInline
   func unindexDeepFrame(_ frame: UnsafeMutablePointer<LoadFrame>) {
-    let key = deepKeys.removeLast()
-    deepFrames[key]?.removeLast()
-    if deepFrames[key]?.isEmpty == true { deepFrames[key] = nil }
+    let (key, next) = deepFrameBelow.removeLast()
+    deepFrames[key] = next
     if frame.pointee.depth == Self.shallowDepth { shallowTop = nil }
-  }
-
-  /// A context's hash, or 0 for a context that cannot be hashed (which then compares as
-  /// ``ContextComparison/incomparable``).
-  private func contextHash<Context>(_ context: Context) -> Int {
-    (context as? any Hashable)?.hashValue ?? 0
   }
 
   /// The steps of the loads in progress, from the outermost to the innermost.
