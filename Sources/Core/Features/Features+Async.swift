@@ -18,7 +18,7 @@ extension Features {
   /// - Returns: The instance.
   /// - Throws: The errors of ``instance(of:context:file:line:)``, and `CancellationError` when the
   ///   requesting task is cancelled while it waits.
-  @inlinable
+  @inlinable @inline(__always)
   public func instance<F: Feature>(
     of feature: F.Type = F.self, context: F.Context, file: StaticString = #fileID, line: UInt = #line
   ) async throws -> F {
@@ -48,7 +48,7 @@ extension Features {
   ///   - line: Where the request is made; captured for you.
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func instance<F: Feature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
   ) async throws -> F where F.Context == Void {
@@ -67,7 +67,7 @@ extension Features {
   ///   - line: Where the request is made; captured for you.
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func instance<F: CacheableFeature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
   ) async throws -> F where F.Context == NoContext {
