@@ -166,7 +166,7 @@ extension Branch {
   ) throws -> Int {
     let matcher = ContextMatcher(context)
     let hash = matcher.hash()
-    try thread.deepFramesLoading(feature, in: ObjectIdentifier(self), contextHash: hash) { frame in
+    try thread.indexedFramesLoading(feature, in: ObjectIdentifier(self), contextHash: hash) { frame in
       try check(matcher(frame.context), feature, frame: frame, thread: thread, at: location)
     }
     return hash

@@ -15,10 +15,10 @@ import Synchronization
 /// `LoadingThread.waits` from owner to owner.
 ///
 /// A request walks the frames looking for the same load (a cycle), which is cheap while the path is
-/// short, as nearly every path is. Frames from ``shallowDepth`` up are also indexed by feature,
-/// branch and context hash (``deepFrames``), so a request on a long path (a disposable that
-/// recurses with other contexts) walks only the shallow frames and looks up the deep ones: its cost
-/// does not grow with the depth.
+/// short, as nearly every path is. Once the path reaches ``shallowDepth`` frames, every frame on it
+/// is indexed by feature, branch and context hash (``indexedFrames``) until it is short again, so a
+/// request on a long path (a disposable that recurses with other contexts) looks its load up
+/// instead: its cost does not grow with the depth.
 @usableFromInline
 final class LoadingThread: @unchecked Sendable {
   // Sendable: each instance belongs to one thread. Its owner pushes and pops `top`; another thread
@@ -26,16 +26,13 @@ final class LoadingThread: @unchecked Sendable {
   // under the `waits` lock (see `InFlight.wait`), so the frames cannot change meanwhile.
   // Unchecked exclusivity: the runtime check would cost two calls on every load.
   @exclusivity(unchecked) @usableFromInline var top: UnsafeMutablePointer<LoadFrame>?
-  /// The deep frames by what they load: touched only by the owning thread, and only on paths at
-  /// least ``shallowDepth`` deep.
-  /// The innermost deep frame of each key; see `deepFrameBelow` for the others.
-  private var deepFrames: [DeepKey: UnsafeMutablePointer<LoadFrame>] = [:]
-  /// Per deep frame, by depth from ``shallowDepth``: its key, and the next deep frame further up the
-  /// path with the same key. Popping a frame needs no hash, and no key owns an allocation.
-  private var deepFrameBelow: [(key: DeepKey, next: UnsafeMutablePointer<LoadFrame>?)] = []
-  /// The frame at depth `shallowDepth - 1` while deeper frames exist: where the walk of a deep
-  /// request starts.
-  private var shallowTop: UnsafeMutablePointer<LoadFrame>?
+  // The index below is touched only by the owning thread, and only while the path is at least
+  // `shallowDepth` frames long.
+  /// The innermost frame on the path of each key; see `frameBelow` for the others.
+  private var indexedFrames: [DeepKey: UnsafeMutablePointer<LoadFrame>] = [:]
+  /// Per frame on the path, by depth: its key, and the next frame further up the path with the same
+  /// key. Popping a frame needs no hash, and no key owns an allocation.
+  private var frameBelow: [(key: DeepKey, next: UnsafeMutablePointer<LoadFrame>?)] = []
 
   /// How deep a path is walked frame by frame; frames from this depth up are indexed.
   @usableFromInline static var shallowDepth: Int { 24 }
@@ -96,46 +93,63 @@ final class LoadingThread: @unchecked Sendable {
     let contextHash: Int
   }
 
-  /// The frames on this thread's path that load `feature` in `branch` with a context that may
-  /// equal `context` (whose hash is `contextHash`): every shallow frame of `feature` in `branch`,
-  /// then the deep ones whose context hashes the same. Call on a path of ``shallowDepth`` frames or
-  /// more.
-  func deepFramesLoading(
+  /// The frames on this thread's path that load `feature` in `branch` with a context whose hash
+  /// is `contextHash`. Call on a path of ``shallowDepth`` frames or more.
+  func indexedFramesLoading(
     _ feature: any Feature.Type, in branch: ObjectIdentifier, contextHash: Int, _ body: (LoadFrame) throws -> Void
   ) rethrows {
-    var frame = shallowTop
+    var frame = indexedFrames[DeepKey(feature: ObjectIdentifier(feature), branch: branch, contextHash: contextHash)]
     while let current = frame {
-      if current.pointee.branch == branch, current.pointee.feature == feature { try body(current.pointee) }
-      frame = current.pointee.parent
-    }
-    var deep = deepFrames[DeepKey(feature: ObjectIdentifier(feature), branch: branch, contextHash: contextHash)]
-    while let current = deep {
       try body(current.pointee)
-      deep = deepFrameBelow[current.pointee.depth - Self.shallowDepth].next
+      frame = frameBelow[current.pointee.depth].next
     }
   }
 
   /// Indexes `frame`, just pushed at ``shallowDepth`` or deeper, which loads `context`: hashed as
-  /// `hash` by the cycle check of a request deeper than the first deep frame, which only hashes here.
+  /// `hash` by the cycle check of a request on a long path. The frame that makes the path long
+  /// indexes every frame below it first (and hashes its own context here).
   @usableFromInline
   func indexDeepFrame<Context>(
     _ frame: UnsafeMutablePointer<LoadFrame>, of feature: any Feature.Type, context: Context, hashedAs hash: Int
   ) {
     var contextHash = hash
     if frame.pointee.depth == Self.shallowDepth {
-      shallowTop = frame.pointee.parent
+      var below: [UnsafeMutablePointer<LoadFrame>] = []
+      var next = frame.pointee.parent
+      while let current = next {
+        below.append(current)
+        next = current.pointee.parent
+      }
+      for shallow in below.reversed() { index(shallow, contextHash: Self.contextHash(of: shallow.pointee)) }
       contextHash = ContextMatcher(context).hash()
     }
-    let key = DeepKey(feature: ObjectIdentifier(feature), branch: frame.pointee.branch, contextHash: contextHash)
-    deepFrameBelow.append((key, deepFrames.updateValue(frame, forKey: key)))
+    index(frame, contextHash: contextHash)
   }
 
-  /// Removes `frame`, about to be popped, from the index.
+  private func index(_ frame: UnsafeMutablePointer<LoadFrame>, contextHash: Int) {
+    let key = DeepKey(feature: ObjectIdentifier(frame.pointee.feature), branch: frame.pointee.branch, contextHash: contextHash)
+    frameBelow.append((key, indexedFrames.updateValue(frame, forKey: key)))
+  }
+
+  /// The hash of the context `frame` loads with (see ``ContextMatcher``).
+  private static func contextHash(of frame: LoadFrame) -> Int {
+    func hash<F: Feature>(_: F.Type) -> Int {
+      ContextMatcher(frame.context.assumingMemoryBound(to: F.Context.self).pointee).hash()
+    }
+    return hash(frame.feature)
+  }
+
+  /// Removes `frame`, about to be popped, from the index; the frame that made the path long takes
+  /// the index with it.
   @usableFromInline
   func unindexDeepFrame(_ frame: UnsafeMutablePointer<LoadFrame>) {
-    let (key, next) = deepFrameBelow.removeLast()
-    deepFrames[key] = next
-    if frame.pointee.depth == Self.shallowDepth { shallowTop = nil }
+    guard frame.pointee.depth > Self.shallowDepth else {
+      indexedFrames.removeAll(keepingCapacity: true)
+      frameBelow.removeAll(keepingCapacity: true)
+      return
+    }
+    let (key, next) = frameBelow.removeLast()
+    indexedFrames[key] = next
   }
 
   /// The steps of the loads in progress, from the outermost to the innermost.
