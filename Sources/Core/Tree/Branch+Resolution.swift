@@ -279,7 +279,8 @@ extension Branch {
       }
       throw requiresAwait(feature, context: context, entry: entry, at: location)
     }
-    let unit = unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
+    // In this branch's own storage unless it was given out after the branch was made.
+    let unit = Self.unit(entry, in: storage) ?? unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
     let slot = unit.assumingMemoryBound(to: Atomic<UInt>.self)
     let thread = LoadingThread.currentReference
     let claim = UInt(bitPattern: thread.toOpaque()) | Self.loadingTag

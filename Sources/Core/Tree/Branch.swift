@@ -252,7 +252,8 @@ package final class Branch: @unchecked Sendable {
       } else if state != 0 {
         Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: state)!).release()
       }
-      word.assumingMemoryBound(to: Atomic<UInt>.self).deinitialize(count: 1)
+      // The word itself is left as it is: an `Atomic<UInt>` has nothing to deinitialise, and a
+      // generic deinitialisation would cost a runtime call per unit.
     }
   }
 
