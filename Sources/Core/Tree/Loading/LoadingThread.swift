@@ -127,7 +127,8 @@ final class LoadingThread: @unchecked Sendable {
   }
 
   private func index(_ frame: UnsafeMutablePointer<LoadFrame>, contextHash: Int) {
-    let key = DeepKey(feature: ObjectIdentifier(frame.pointee.feature), branch: frame.pointee.branch, contextHash: contextHash)
+    let key = DeepKey(
+      feature: ObjectIdentifier(frame.pointee.feature), branch: frame.pointee.branch, contextHash: contextHash)
     frameBelow.append((key, indexedFrames.updateValue(frame, forKey: key)))
   }
 
