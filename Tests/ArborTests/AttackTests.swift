@@ -29,7 +29,9 @@ final class Probe: Sendable {
 final class Counts: Sendable {
   private let counts = Lock<[String: Int]>.make([:])
   @discardableResult func add(_ key: String) -> Int {
-    counts.withLock { $0[key, default: 0] += 1; return $0[key]! }
+    counts.withLock {
+      $0[key, default: 0] += 1; return $0[key]!
+    }
   }
   var all: [String: Int] { counts.withLock { $0 } }
 }
@@ -625,7 +627,11 @@ func settled(_ probe: Probe) -> Int {
     let outcomes = Collected<String>()
     onThreads(2) { index in
       do {
-        if index == 0 { _ = try session.instance(of: AtkDeepX.self) } else { _ = try session.instance(of: AtkDeepY.self) }
+        if index == 0 {
+          _ = try session.instance(of: AtkDeepX.self)
+        } else {
+          _ = try session.instance(of: AtkDeepY.self)
+        }
         outcomes.append("ok")
       } catch let error as CircularDependency {
         outcomes.append("cycle \(error.diagnostic.path.count)")

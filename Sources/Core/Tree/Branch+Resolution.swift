@@ -282,6 +282,9 @@ extension Branch {
     // In this branch's own storage unless it was given out after the branch was made.
     let unit = Self.unit(entry, in: storage) ?? unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
     let slot = unit.assumingMemoryBound(to: Atomic<UInt>.self)
+    // Loaded already (a unit in an overflow block is read here): a plain load, not a claim that
+    // would take the slot's cache line from the other readers.
+    if let instance = Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset) { return instance }
     let thread = LoadingThread.currentReference
     let claim = UInt(bitPattern: thread.toOpaque()) | Self.loadingTag
     while true {
@@ -310,6 +313,19 @@ extension Branch {
   func settle(
     _ slot: UnsafeMutablePointer<Atomic<UInt>>, to value: UInt, outcome: @autoclosure () -> Result<AnyObject, any Error>
   ) {
+    guard value == Self.loaded else {
+      // A failure empties the slot, which another request may claim at once, and be waited for
+      // under the same key: the slot is emptied and this load's waiters taken in one critical
+      // section, so that they are never confused with the next load's.
+      let inFlight = state.withLock { state -> InFlight? in
+        let previous = slot[0].exchange(value, ordering: .acquiringAndReleasing)
+        guard previous & Self.waitedTag != 0 else { return nil }
+        return state.inFlight.removeValue(forKey: UInt(bitPattern: slot))
+      }
+      inFlight?.finish(outcome())
+      return
+    }
+    // A loaded slot is never claimed again, so no other load can be waited for under its key.
     let previous = slot[0].exchange(value, ordering: .acquiringAndReleasing)
     guard previous & Self.waitedTag != 0 else { return }
     // A waiter set the tag and registered its `InFlight` under the lock, in one critical section.

@@ -32,7 +32,7 @@ extension Features {
       }
       throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
-    _ = try branch(at: location)  // fails on released features as every request does
+    try withBranch(at: location) { _ in }  // fails on released features as every request does
     return try load.load(context, self)
   }
 
@@ -58,7 +58,7 @@ extension Features {
   ) async throws -> F {
     TestReporter.install()
     let location = SourceLocation(fileID: file, line: line)
-    _ = try branch(at: location)
+    try withBranch(at: location) { _ in }
     switch loader.registration.payload {
     case let load as Loader<F>: return try load.load(context, self)
     case let load as AsyncLoader<F>: return try await load.load(context, self)
@@ -155,7 +155,7 @@ extension Features {
     _ implementation: I.Type, context: I.Implemented.Context, file: StaticString = #fileID, line: UInt = #line
   ) throws -> I.Implemented {
     TestReporter.install()
-    _ = try branch(at: SourceLocation(fileID: file, line: line))
+    try withBranch(at: SourceLocation(fileID: file, line: line)) { _ in }
     return try I(context: context, features: self).instance
   }
 

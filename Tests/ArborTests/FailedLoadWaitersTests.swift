@@ -1,0 +1,71 @@
+import Arbor
+import Foundation
+import Testing
+
+/// Requests that wait for a load that fails are all woken with the failure, even when the emptied
+/// slot is claimed again at once and waited for under the same key.
+@Suite struct FailedLoadWaitersTests {
+  struct AlwaysFails: CacheableFeature {
+    static var placeholder: AlwaysFails { AlwaysFails() }
+  }
+
+  @Test func waitersOfAFailedLoadReclaimedAtOnceAreAllWoken() throws {
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { _ -> AlwaysFails in
+            usleep(20)
+            throw Boom()
+          })
+      }
+    }
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let finished = Tally()
+    let failures = Tally()
+    let threads = 8
+    for _ in 0..<threads {
+      Thread {
+        for _ in 0..<2000 {
+          do {
+            _ = try session.instance(of: AlwaysFails.self)
+          } catch is FeatureLoadingFailed {
+            failures.next()
+          } catch {
+            Issue.record(error)
+          }
+        }
+        finished.next()
+      }.start()
+    }
+    let deadline = Date().addingTimeInterval(60)
+    while finished.value < threads, Date() < deadline { usleep(10_000) }
+    // Before the fix, a waiter whose InFlight record was replaced by the next load's slept forever.
+    #expect(finished.value == threads, "\(threads - finished.value) threads still blocked after 60 s")
+    #expect(failures.value == threads * 2000)
+  }
+
+  @Test func concurrentFirstLoadsOfOneScopeGiveOutTheirUnitsWithoutARace() throws {
+    for _ in 0..<20 {
+      let root = FeaturesRoot { registry in
+        registry.defineScope(SessionScope.self) { registry in
+          registry.use(.cacheable { _ in Alpha() })
+          registry.use(.cacheable { _ in Beta() })
+        }
+      }
+      let sessions = try (0..<2).map { try root.branch(SessionScope.self, context: Session(user: "\($0)")) }
+      onThreads(2) { index in
+        if index == 0 {
+          _ = try? sessions[0].instance(of: Alpha.self)
+        } else {
+          _ = try? sessions[1].instance(of: Beta.self)
+        }
+      }
+      let later = try root.branch(SessionScope.self, context: Session(user: "later"))
+      // Units given out by racing first loads serve the branches made later, and the racers'.
+      _ = try later.instance(of: Alpha.self)
+      _ = try later.instance(of: Beta.self)
+      _ = try sessions[0].instance(of: Beta.self)
+      _ = try sessions[1].instance(of: Alpha.self)
+    }
+  }
+}
