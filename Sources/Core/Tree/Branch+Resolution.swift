@@ -3,10 +3,10 @@ import Synchronization
 extension Branch {
   /// The one resolution primitive: every request for any kind of feature ends here.
   ///
-  /// Inlined into the caller and specialised for `F`: a cached instance, a static value or a
-  /// disposable's loader is reached without a lock, an allocation, a dynamic cast or a reference
-  /// count. Everything else (test overrides, multitons, conflicts, undefined features) takes
-  /// ``resolveSlowly(_:context:at:)``.
+  /// Inlined into the caller and specialised for `F`: a cached instance (a multiton's too), a static
+  /// value or a disposable's loader is reached without a lock, an allocation or a reference count.
+  /// Everything else (test overrides, first loads, instances in overflow blocks, conflicts,
+  /// undefined features) takes ``resolveSlowly(_:context:at:)`` or a load.
   ///
   /// - Parameter thread: This thread's loading state, when the caller has it at hand.
   @inlinable @inline(__always)

@@ -30,7 +30,7 @@ final class Flag: Sendable {
   var isRaised: Bool { raised.load(ordering: .acquiring) }
 
   /// Waits until raised; `false` after `seconds`.
-  func wait(seconds: Double = 5) -> Bool {
+  func wait(seconds: Double = 30) -> Bool {
     let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
     while !raised.load(ordering: .acquiring) {
       if DispatchTime.now().uptimeNanoseconds > deadline { return false }
@@ -41,7 +41,7 @@ final class Flag: Sendable {
 
   /// Suspends (without blocking a thread of the cooperative pool) until raised; `false` after
   /// `seconds`.
-  func suspendUntilRaised(seconds: Double = 10) async -> Bool {
+  func suspendUntilRaised(seconds: Double = 60) async -> Bool {
     let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
     while !raised.load(ordering: .acquiring) {
       if DispatchTime.now().uptimeNanoseconds > deadline { return false }

@@ -7,7 +7,7 @@ import Synchronization
 /// inserted, under `lock`; the table only grows, and a grown table replaces the old one, which is
 /// kept (as every entry is) until the multiton goes, since a reader may still be probing it.
 ///
-/// A branch keeps its multitons in words of its storage (see ``FeatureTable/Storage``), one per
+/// A branch keeps each multiton in a unit of its storage (see ``UnitLayout``): one word per
 /// multiton its scope registers, made on first use.
 @usableFromInline
 final class Multiton<F: Feature>: @unchecked Sendable {
