@@ -81,8 +81,11 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 
   /// The branch, if it still has holders: what features that outlived their load resolve through.
   @usableFromInline var branch: Branch? {
+    // The order matters: `branch` is a strong reference, made while the hold keeps the branch alive,
+    // and only then is the hold released (possibly the last one, which releases the anchor's own
+    // reference). Returning the unmanaged reference, or releasing before taking it, would hand out a
+    // branch that may already be freed.
     guard let branch = holdIfAlive() else { return nil }
-    // The strong reference returned keeps the branch alive from here on.
     defer { release() }
     return branch
   }
