@@ -4,12 +4,20 @@ import Testing
 @Suite struct UnimplementedTests {
   @Test func placeholderMembersOfEveryShapeTypeCheckAndThrowingOnesThrow() throws {
     let shapes = Shapes.placeholder
-    withKnownIssue(isIntermittent: true) {  // a test failure where ArborTesting's reporter is installed
-      #expect(throws: FeatureUnimplemented.self) { try shapes.throwing() }
-      let error = #expect(throws: FeatureUnimplemented.self) { try shapes.mapping(1) }
-      #expect(error?.member == "Shapes.mapping")
-      #expect(error?.location.fileID.description == "ArborTests/Fixtures.swift")
-      #expect(shapes.value() == 7)
+    var thrown: (any Error)?
+    var mapped: (any Error)?
+    var value = 0
+    // Each call is a test failure where ArborTesting's reporter is installed (another suite may
+    // have installed it in this process): record it as known, then check what the calls did.
+    withKnownIssue(isIntermittent: true) {
+      do { try shapes.throwing() } catch { thrown = error }
+      do { _ = try shapes.mapping(1) } catch { mapped = error }
+      value = shapes.value()
     }
+    #expect(thrown is FeatureUnimplemented)
+    let error = mapped as? FeatureUnimplemented
+    #expect(error?.member == "Shapes.mapping")
+    #expect(error?.location.fileID.description == "ArborTests/Fixtures.swift")
+    #expect(value == 7)
   }
 }

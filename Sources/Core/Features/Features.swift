@@ -53,6 +53,15 @@ public struct Features: @unchecked Sendable {
     address = UInt(bitPattern: Unmanaged.passUnretained(anchor).toOpaque()) | Self.loaderTag
   }
 
+  /// The anchor of features known to be a loader's (a branch's `loaderFeatures`), from their address
+  /// alone (reading the whole features would retain their owner): no tag test in release builds;
+  /// debug builds check the tag.
+  @inlinable @inline(__always)
+  static func loaderAnchor(at address: UInt) -> Unmanaged<BranchAnchor> {
+    assert(address & tags == loaderTag, "not a loader's features")
+    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address & ~tags).unsafelyUnwrapped)
+  }
+
   /// Whether these features keep their branch alive (user features), rather than a loader's.
   @inlinable
   var holdsBranch: Bool { address & Self.loaderTag == 0 }

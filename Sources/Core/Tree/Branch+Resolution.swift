@@ -108,7 +108,7 @@ extension Branch {
       return try withUnsafePointer(to: context) { contextAddress in
         var frame = LoadFrame(
           feature: feature, branch: ObjectIdentifier(self), context: UnsafeRawPointer(contextAddress),
-          location: location, parent: parent, identity: UInt64(loaderFeatures.address & ~1), depth: depth)
+          location: location, parent: parent, identity: UInt64(loaderFeatures.address & ~Features.tags), depth: depth)
         return try withUnsafeMutablePointer(to: &frame) { frame in
           thread.top = frame
           if depth >= LoadingThread.shallowDepth {

@@ -183,7 +183,7 @@ package final class Branch: @unchecked Sendable {
     let contextOffset = (unitBytes + contextAlignment - 1) / contextAlignment * contextAlignment
     // The features own the new anchor; from here on it is reached unretained through them.
     let features = BranchAnchor.features(storageByteCount: contextOffset + contextSize)
-    let anchor = Unmanaged<BranchAnchor>.fromOpaque(UnsafeRawPointer(bitPattern: features.address & ~1)!)
+    let anchor = Features.loaderAnchor(at: features.address)
     storage = anchor._withUnsafeGuaranteedRef { $0.storage }
     // Swift aligns no type to more than 16 bytes, which the anchor's tail is aligned to.
     assert(Int(bitPattern: storage) % max(layout.alignment, contextAlignment) == 0)
@@ -477,7 +477,8 @@ package final class Branch: @unchecked Sendable {
   /// The anchor of the features this branch's loaders receive.
   @inlinable @inline(__always)
   var anchor: Unmanaged<BranchAnchor> {
-    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: loaderFeatures.address & ~1).unsafelyUnwrapped)
+    // The address alone: reading the whole features would retain their owner.
+    Features.loaderAnchor(at: loaderFeatures.address)
   }
 
   /// The branch of the root of this tree.
