@@ -104,7 +104,7 @@ extension Diagnostic {
   ///   - scope: The steps, root first.
   ///   - style: Unicode or ASCII separators.
   /// - Returns: The rendered path.
-  public static func render(scope: [ScopeStep], style: Style = .unicode) -> String {
+  package static func render(scope: [ScopeStep], style: Style = .unicode) -> String {
     scope.map { step in step.context.map { "\(step.name)(\($0))" } ?? step.name }
       .joined(separator: style.scopeSeparator)
   }

@@ -22,7 +22,7 @@ public struct FeatureUnimplemented: DiagnosticError {
   /// - Parameters:
   ///   - member: The member's name, `Type.member`.
   ///   - location: Where the placeholder was written.
-  public init(member: String, location: SourceLocation) {
+  package init(member: String, location: SourceLocation) {
     self.member = member
     self.location = location
     let feature = member.split(separator: ".").first.map(String.init) ?? member
