@@ -15,15 +15,18 @@ extension Features {
   ///   - context: The context passed to the loader, and for a cacheable, the key of its instance.
   ///   - file: Where the request is made; captured for you.
   ///   - line: Where the request is made; captured for you.
+  ///   - isolation: The caller's actor, captured for you: the request runs there, so awaiting a
+  ///     cached instance costs no switch of executors (a load it starts runs off it).
   /// - Returns: The instance.
   /// - Throws: The errors of ``instance(of:context:file:line:)``, and `CancellationError` when the
   ///   requesting task is cancelled while it waits.
   @inlinable @inline(__always)
   public func instance<F: Feature>(
-    of feature: F.Type = F.self, context: F.Context, file: StaticString = #fileID, line: UInt = #line
+    of feature: F.Type = F.self, context: F.Context, file: StaticString = #fileID, line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation
   ) async throws -> F {
-    // Inlined: a cached instance or a static value is read as the synchronous request reads it,
-    // with no async call.
+    // Inlined, and on the caller's executor: a cached instance or a static value is read as the
+    // synchronous request reads it, with no async call and no switch of executors.
     if let branch = retainedBranch, let instance = Branch.peek(feature, in: branch) {
       return instance
     }
@@ -46,13 +49,16 @@ extension Features {
   ///   - feature: The feature type; inferred from the result when omitted.
   ///   - file: Where the request is made; captured for you.
   ///   - line: Where the request is made; captured for you.
+  ///   - isolation: The caller's actor, captured for you: the request runs there, so awaiting a
+  ///     cached instance costs no switch of executors (a load it starts runs off it).
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
   @inlinable @inline(__always)
   public func instance<F: Feature>(
-    of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
+    of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation
   ) async throws -> F where F.Context == Void {
-    try await instance(of: feature, context: (), file: file, line: line)
+    try await instance(of: feature, context: (), file: file, line: line, isolation: isolation)
   }
 
   /// Resolves a cacheable feature that takes no context, running an async loader once per branch.
@@ -65,12 +71,15 @@ extension Features {
   ///   - feature: The feature type; inferred from the result when omitted.
   ///   - file: Where the request is made; captured for you.
   ///   - line: Where the request is made; captured for you.
+  ///   - isolation: The caller's actor, captured for you: the request runs there, so awaiting a
+  ///     cached instance costs no switch of executors (a load it starts runs off it).
   /// - Returns: The instance.
   /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
   @inlinable @inline(__always)
   public func instance<F: CacheableFeature>(
-    of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line
+    of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation
   ) async throws -> F where F.Context == NoContext {
-    try await instance(of: feature, context: NoContext(), file: file, line: line)
+    try await instance(of: feature, context: NoContext(), file: file, line: line, isolation: isolation)
   }
 }
