@@ -52,7 +52,7 @@ extension Features {
   ///   - isolation: The caller's actor, captured for you: the request runs there, so awaiting a
   ///     cached instance costs no switch of executors (a load it starts runs off it).
   /// - Returns: The instance.
-  /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
+  /// - Throws: See ``instance(of:context:file:line:isolation:)``.
   @inlinable @inline(__always)
   public func instance<F: Feature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line,
@@ -74,7 +74,7 @@ extension Features {
   ///   - isolation: The caller's actor, captured for you: the request runs there, so awaiting a
   ///     cached instance costs no switch of executors (a load it starts runs off it).
   /// - Returns: The instance.
-  /// - Throws: See ``instance(of:context:file:line:)-(F.Type,F.Context,_,_)``.
+  /// - Throws: See ``instance(of:context:file:line:isolation:)``.
   @inlinable @inline(__always)
   public func instance<F: CacheableFeature>(
     of feature: F.Type = F.self, file: StaticString = #fileID, line: UInt = #line,
