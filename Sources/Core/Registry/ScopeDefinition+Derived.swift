@@ -21,7 +21,7 @@ extension ScopeDefinition {
   }
 
   /// `source`, an ancestor's definition of a scope, derived below this one, made once: every branch
-  /// of that scope from a branch of this one shares it, and with it the slot layout of its cache.
+  /// of that scope from a branch of this one shares it, and with it the units of its cache.
   ///
   /// Two threads deriving at once both build it; only the first published is kept and returned.
   func derived(from source: ScopeDefinition) -> ScopeDefinition {

@@ -269,16 +269,21 @@ package final class Branch: @unchecked Sendable {
   /// Most branches never need it (a first load claims its slot with an atomic operation), so it is
   /// made on first use: a branch costs no lock until one of its loads is contended.
   var state: Lock<State> {
-    let stored = stateStorage.load(ordering: .acquiring)
-    if stored != 0 {
-      return Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
-    }
-    let made = Unmanaged.passRetained(Lock.make(State()))
-    let (published, existing) = stateStorage.compareExchange(
+    Self.publishedOnce(in: stateStorage) { Lock.make(State()) }
+  }
+
+  /// The object `word` holds (retained, as an address), made by `make` and published by the first
+  /// caller with a compare-and-exchange; a caller that loses the race drops what it made. The owner
+  /// of `word` releases the object when it goes.
+  static func publishedOnce<Object: AnyObject>(in word: borrowing Atomic<UInt>, _ make: () -> Object) -> Object {
+    let stored = word.load(ordering: .acquiring)
+    if stored != 0 { return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
+    let made = Unmanaged.passRetained(make())
+    let (published, existing) = word.compareExchange(
       expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
     if published { return made.takeUnretainedValue() }
     made.release()  // another thread made it first
-    return Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
   }
 
   /// Where this branch is: its scope and context, and its ancestors', for diagnostics and for the
@@ -286,16 +291,7 @@ package final class Branch: @unchecked Sendable {
   ///
   /// Made on first use from the scope and the context this branch keeps typed, and kept.
   package var path: ScopePath {
-    let stored = pathStorage.load(ordering: .acquiring)
-    if stored != 0 {
-      return Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
-    }
-    let made = Unmanaged.passRetained(makePath(definition.scope))
-    let (published, existing) = pathStorage.compareExchange(
-      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
-    if published { return made.takeUnretainedValue() }
-    made.release()  // another thread made it first
-    return Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+    Self.publishedOnce(in: pathStorage) { makePath(definition.scope) }
   }
 
   /// The path of this branch of `Scope`: only a branch made with a typed context has none yet.
@@ -344,9 +340,9 @@ package final class Branch: @unchecked Sendable {
     return branch
   }
 
-  /// The unit of `word` (an entry's ``FeatureTable/Entry/unitWord``) in the storage of the branch
-  /// `depth` levels up, if that storage has room for it: plain pointers all the way, so the walk
-  /// touches no reference count. `nil` for a unit not given out yet, or given out after that branch
+  /// The unit of `entry` (its fixed offset, or its ``FeatureTable/Entry/unitWord``) in the storage of
+  /// the branch `depth` levels up, if that storage has room for it: plain pointers all the way, so
+  /// the walk touches no reference count. `nil` for a unit not given out yet, or given out after that branch
   /// was made (then in an overflow block: see ``unit(word:giveOut:)``).
   @inlinable @inline(__always)
   func inlineUnit(up depth: Int, _ entry: FeatureTable.EntryReference) -> UnsafeMutableRawPointer? {
@@ -454,16 +450,7 @@ package final class Branch: @unchecked Sendable {
   /// The multiton of `word`'s unit in this branch, made on first use.
   func multiton<F: Feature>(_ feature: F.Type, word: UnsafeMutablePointer<Atomic<UInt>>) -> Multiton<F> {
     let unit = unit(word: word, giveOut: true).unsafelyUnwrapped.assumingMemoryBound(to: Atomic<UInt>.self)
-    let stored = unit[0].load(ordering: .acquiring)
-    if stored != 0 {
-      return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
-    }
-    let made = Unmanaged.passRetained(Multiton<F>())
-    let (published, existing) = unit[0].compareExchange(
-      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
-    if published { return made.takeUnretainedValue() }
-    made.release()  // another thread made it first
-    return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+    return Self.publishedOnce(in: unit[0]) { Multiton<F>() }
   }
 
   /// Stores an instance loaded outside the unit protocol: by an async load, which claimed the

@@ -6,14 +6,14 @@ import Synchronization
 ///
 /// Instead of a weak reference (which would give every branch a side table, and every retain of it
 /// the slow path), the anchor counts the branch's holders: each handle of user features, each
-/// child branch, each request through loader features that outlived their load, and the task of
-/// each async load in flight. The branch is
-/// alive while it has any: the anchor owns one reference to it from the first hold to the last
+/// child branch made through user features, each request through loader features that outlived
+/// their load or through a branch tethered to this one, and the task of each async load in flight
+/// (see "Lifetimes" in Docs/Architecture.md). The branch is alive while it has any: the anchor owns one reference to it from the first hold to the last
 /// release. A request through loader features takes a hold only if there still is one, so it
 /// never revives a released branch; only code that has a reference to the branch may hold it anew.
 ///
 /// One per branch, made with it, and freed once the branch and every such features value are. It
-/// is also where the branch's storage lives (slot states, cached instances, the context), so a
+/// is also where the branch's storage lives (its units, the context), so a
 /// branch costs one allocation less: its tail holds the holder count, then the storage.
 @usableFromInline
 final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> {
