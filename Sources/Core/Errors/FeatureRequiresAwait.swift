@@ -24,7 +24,7 @@ public struct FeatureRequiresAwait: DiagnosticError {
     diagnostic.implementation = .init(
       name: binding.registration.implementation, location: binding.site, scope: binding.scope.name)
     diagnostic.fix =
-      binding.registration.kind == .cacheable
+      binding.registration.lifetime.isCached
       ? "request it with `try await features.instance()`,\nor await it once in this branch before synchronous requests"
       : "request it with `try await features.instance()`"
     self.diagnostic = diagnostic

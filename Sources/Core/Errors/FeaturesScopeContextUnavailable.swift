@@ -25,7 +25,7 @@ public struct FeaturesScopeContextUnavailable: DiagnosticError {
       frames: frames, at: location)
     if let loading = frames.last, loading.branch == ObjectIdentifier(branch),
       let entry = branch.definition.table.entry(for: FeatureTable.key(loading.feature)),
-      entry.kind == .cacheable || entry.kind == .contextualCacheable
+      case .serves(let lifetime) = entry.kind, lifetime.isCached
     {
       // The usual mistake: a cacheable registered too high up to see the context it reads.
       let registered = entry.binding.takeUnretainedValue().scope.name

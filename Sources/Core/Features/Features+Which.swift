@@ -60,13 +60,8 @@ extension Features {
         diagnostic: FeatureRegistrationConflict(binding, in: branch, at: location).diagnostic)
     }
     let registration = binding.registration
-    let kind: Which.Kind
-    switch registration.kind {
-    case .static: kind = .static
-    case .disposable: kind = .disposable
-    case .cacheable: kind = registration.isContextual ? .cacheablePerContext : .cacheable
-    }
-    let isCacheable = kind == .cacheable || kind == .cacheablePerContext
+    let kind = Which.Kind(registration.lifetime)
+    let isCacheable = registration.lifetime.isCached
     let implementation = Which.Implementation(
       name: registration.implementation, kind: kind, isAsync: registration.isAsync, location: binding.site,
       scope: binding.scope.name,
@@ -204,24 +199,32 @@ extension Features {
 }
 
 extension Features.Which.Kind {
-  /// `cacheable`, `static`, ...: the word the renderings use.
-  var name: String {
-    switch self {
-    case .static: "static"
-    case .disposable: "disposable"
-    case .cacheable, .cacheablePerContext: "cacheable"
-    case .placeholder: "placeholder"
+  /// The kind a registration of `lifetime` reports.
+  init(_ lifetime: Lifetime) {
+    switch lifetime {
+    case .static: self = .static
+    case .disposable: self = .disposable
+    case .cacheable: self = .cacheable
+    case .cacheablePerContext: self = .cacheablePerContext
     }
   }
 
+  /// The registration's lifetime; `nil` for a placeholder.
+  private var registeredLifetime: Lifetime? {
+    switch self {
+    case .static: .static
+    case .disposable: .disposable
+    case .cacheable: .cacheable
+    case .cacheablePerContext: .cacheablePerContext
+    case .placeholder: nil
+    }
+  }
+
+  /// `cacheable`, `static`, ...: the word the renderings use.
+  var name: String { registeredLifetime?.name ?? "placeholder" }
+
   /// How instances live, in a few words.
   var lifetime: String {
-    switch self {
-    case .static: "one value for the whole tree"
-    case .disposable: "a new instance for every request, loaded in the requesting branch"
-    case .cacheable: "one instance per branch"
-    case .cacheablePerContext: "one instance per branch and context value"
-    case .placeholder: "nothing is registered, so this test container resolves the placeholder"
-    }
+    registeredLifetime?.summary ?? "nothing is registered, so this test container resolves the placeholder"
   }
 }

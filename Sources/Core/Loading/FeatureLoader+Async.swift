@@ -1,10 +1,10 @@
 extension FeatureLoader {
   init<F: Feature>(
-    _ kind: Registration.Kind, of feature: F.Type, implementation: String, location: SourceLocation,
+    _ lifetime: Lifetime, of feature: F.Type, implementation: String, location: SourceLocation,
     loadAsync: @escaping @Sendable (F.Context, Features) async throws -> F
   ) {
     registration = Registration(
-      feature: feature, kind: kind, payload: AsyncLoader(loadAsync), isAsync: true,
+      feature: feature, lifetime: lifetime, payload: AsyncLoader(loadAsync), isAsync: true,
       implementation: implementation, location: location
     )
   }

@@ -17,22 +17,22 @@ public struct FeatureLoader: Sendable {
   package let registration: Registration
 
   init<F: Feature>(
-    _ kind: Registration.Kind, of feature: F.Type, implementation: String, location: SourceLocation,
+    _ lifetime: Lifetime, of feature: F.Type, implementation: String, location: SourceLocation,
     load: @escaping @Sendable (F.Context, Features) throws -> F
   ) {
     registration = Registration(
-      feature: feature, kind: kind, payload: Loader(load), isAsync: false,
+      feature: feature, lifetime: lifetime, payload: Loader(load), isAsync: false,
       implementation: implementation, location: location
     )
   }
 
   /// A loader whose closure takes no context: kept as written, so loading calls it directly.
   init<F: Feature>(
-    _ kind: Registration.Kind, of feature: F.Type, implementation: String, location: SourceLocation,
+    _ lifetime: Lifetime, of feature: F.Type, implementation: String, location: SourceLocation,
     loadWithoutContext load: @escaping @Sendable (Features) throws -> F
   ) {
     registration = Registration(
-      feature: feature, kind: kind, payload: Loader(withoutContext: load), isAsync: false,
+      feature: feature, lifetime: lifetime, payload: Loader(withoutContext: load), isAsync: false,
       implementation: implementation, location: location
     )
   }

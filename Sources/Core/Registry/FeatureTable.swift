@@ -12,12 +12,10 @@ package struct FeatureTable: Sendable {
   // Sendable: `payload` and `binding` point at immutable objects kept alive by the scope definition.
   @usableFromInline
   package struct Entry: @unchecked Sendable {
+    /// What a request finds: an implementation with its lifetime, or conflicting ones.
     @usableFromInline
-    package enum Kind: UInt8, Sendable {
-      case `static`
-      case disposable
-      case cacheable
-      case contextualCacheable
+    package enum Kind: Equatable, Sendable {
+      case serves(Lifetime)
       case conflict
     }
 
@@ -42,16 +40,7 @@ package struct FeatureTable: Sendable {
     init(_ binding: Binding) {
       let registration = binding.registration
       key = FeatureTable.key(registration.feature)
-      kind =
-        if !binding.conflicts.isEmpty {
-          .conflict
-        } else {
-          switch registration.kind {
-          case .static: .static
-          case .disposable: .disposable
-          case .cacheable: registration.isContextual ? .contextualCacheable : .cacheable
-          }
-        }
+      kind = binding.conflicts.isEmpty ? .serves(registration.lifetime) : .conflict
       depth = 0
       unitWord = nil
       instanceOffset = 0
@@ -161,15 +150,15 @@ package struct FeatureTable: Sendable {
     var owned: [Int] = []
     for index in entries.indices where entries[index].depth == 0 {
       switch entries[index].kind {
-      case .cacheable:
+      case .serves(.cacheable):
         let shape = UnitLayout.Shape(cacheable: entries[index].binding.takeUnretainedValue().registration.feature)
         entries[index].instanceOffset = shape.instanceOffset
         shapes.append(shape)
         owned.append(index)
-      case .contextualCacheable:
+      case .serves(.cacheablePerContext):
         shapes.append(.multiton)
         owned.append(index)
-      case .static, .disposable, .conflict:
+      case .serves(.static), .serves(.disposable), .conflict:
         break
       }
     }

@@ -15,18 +15,18 @@ extension Branch {
   ) throws -> F {
     if !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) {
       switch entry.kind {
-      case .cacheable:
+      case .serves(.cacheable):
         if let unit = inlineUnit(up: entry.depth, entry),
           let instance = Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
         {
           return instance
         }
         return try loadSlotted(up: entry.depth, feature, context: context, entry: entry, at: location)
-      case .static:
+      case .serves(.static):
         return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
-      case .disposable:
+      case .serves(.disposable):
         return try load(feature, context: context, entry: entry, at: location, thread: thread)
-      case .contextualCacheable:
+      case .serves(.cacheablePerContext):
         if let unit = inlineUnit(up: entry.depth, entry),
           let instance = Self.cachedMultiton(feature, context: context, in: unit)
         {
@@ -49,7 +49,7 @@ extension Branch {
     let (isOverridden, table) = branch._withUnsafeGuaranteedRef { ($0.isOverridden, $0.table) }
     guard !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) else { return nil }
     switch entry.kind {
-    case .cacheable:
+    case .serves(.cacheable):
       var owner = branch
       var depth = entry.depth
       while depth > 0 {
@@ -59,9 +59,9 @@ extension Branch {
       let storage = owner._withUnsafeGuaranteedRef { $0.storage }
       guard let unit = unit(entry, in: storage) else { return nil }
       return cached(feature, in: unit, instanceOffset: entry.instanceOffset)
-    case .static:
+    case .serves(.static):
       return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
-    case .disposable, .contextualCacheable, .conflict:
+    case .serves(.disposable), .serves(.cacheablePerContext), .conflict:
       return nil
     }
   }
@@ -75,15 +75,15 @@ extension Branch {
       throw FeatureUndefined(feature, in: self, at: location)
     }
     switch entry.kind {
-    case .cacheable:
+    case .serves(.cacheable):
       let owner = ancestor(entry.depth)
       if let instance = owner.cached(feature, entry: entry.pointer.pointee) { return instance }
       return try owner.loadSlotted(feature, context: context, entry: entry, at: location)
-    case .static:
+    case .serves(.static):
       return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
-    case .disposable:
+    case .serves(.disposable):
       return try load(feature, context: context, entry: entry, at: location)
-    case .contextualCacheable:
+    case .serves(.cacheablePerContext):
       return try ancestor(entry.depth).loadMultiton(feature, context: context, entry: entry, at: location)
     case .conflict:
       throw FeatureRegistrationConflict(entry.binding.takeUnretainedValue(), in: self, at: location)

@@ -2,10 +2,10 @@ extension Branch {
   /// The async resolution primitive: async loaders run here, anything else as `resolve` does.
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
     if let overrides, let instance = overrides.instance(of: feature, context: context) { return instance }
-    guard let entry = definition.table.entry(for: FeatureTable.key(feature)), entry.kind != .conflict,
-      entry.binding.takeUnretainedValue().registration.isAsync
+    guard let entry = definition.table.entry(for: FeatureTable.key(feature)), case .serves(let lifetime) = entry.kind,
+      entry.isAsync
     else { return try resolve(feature, context: context, at: location) }
-    switch entry.kind {
+    switch lifetime {
     case .cacheable:
       let owner = ancestor(entry.depth)
       if let instance = owner.cached(feature, entry: entry) { return instance }
@@ -13,7 +13,7 @@ extension Branch {
         feature, context: context, entry: entry, key: AsyncLoadKey(feature: ObjectIdentifier(feature), context: nil),
         at: location, lookup: { owner.cached(feature, entry: entry) },
         publish: { owner.publish(Box($0), entry: entry) })
-    case .contextualCacheable:
+    case .cacheablePerContext:
       let owner = ancestor(entry.depth)
       let multiton = owner.multiton(feature, word: entry.unitWord.unsafelyUnwrapped)
       if let instance = multiton.cached(context) { return instance }
@@ -22,8 +22,10 @@ extension Branch {
         feature, context: context, entry: entry, key: AsyncLoadKey(feature: ObjectIdentifier(feature), context: key),
         at: location, lookup: { multiton.cached(context) },
         publish: { instance in multiton.lock.withLock { multiton.insert(instance, for: context, in: &$0) } })
-    default:
+    case .disposable:
       return try await loadAsync(feature, context: context, entry: entry, frame: nil, at: location)
+    case .static:  // a value, never loaded: registered as synchronous
+      return try resolve(feature, context: context, at: location)
     }
   }
 

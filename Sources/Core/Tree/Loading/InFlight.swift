@@ -1,45 +1,22 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// A load in progress that other requests wait for.
-final class InFlight: @unchecked Sendable {
+/// A synchronous load in progress that other requests wait for: its owner thread, and its outcome
+/// once the owner finishes.
+final class InFlight: WaitGraph.Node, @unchecked Sendable {
+  // Sendable: `owner` is immutable; `outcome` is a lock.
   let owner: LoadingThread
-  // `outcome` is written once by the owner and read by waiters, both under `lock`.
-  private var outcome: Result<AnyObject, any Error>?
-  private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  /// Written once by the owner; waiters block on it until then.
+  private let outcome = Lock<Result<AnyObject, any Error>?>.makeWaitable(nil)
 
   init(owner: LoadingThread) {
     self.owner = owner
-    pthread_mutex_init(lock, nil)
-    pthread_cond_init(condition, nil)
   }
 
-  deinit {
-    pthread_cond_destroy(condition)
-    pthread_mutex_destroy(lock)
-    condition.deallocate()
-    lock.deallocate()
-  }
+  var isFinished: Bool { outcome.withLock { $0 != nil } }
 
-  /// Whether the owner has finished; a thread whose wait edge points at a finished load is no
-  /// longer blocked by it, even before it removes the edge.
-  var isFinished: Bool {
-    pthread_mutex_lock(lock)
-    defer { pthread_mutex_unlock(lock) }
-    return outcome != nil
-  }
+  /// A load waits for its owner thread, which may be waiting for another load.
+  var waitsImplicitlyFor: (any WaitGraph.Node)? { owner }
 
   func finish(_ outcome: Result<AnyObject, any Error>) {
-    pthread_mutex_lock(lock)
-    self.outcome = outcome
-    pthread_cond_broadcast(condition)
-    pthread_mutex_unlock(lock)
+    self.outcome.withLockWakingWaiters { $0 = outcome }
   }
 
   enum Wait {
@@ -51,26 +28,13 @@ final class InFlight: @unchecked Sendable {
 
   /// Blocks until the owner finishes, unless waiting would deadlock.
   func wait(as waiter: LoadingThread) -> Wait {
-    let loop = LoadingThread.waits.withLock { waits -> [LoadStep]? in
-      var owners: [LoadingThread] = []
-      var load: InFlight? = self
-      while let current = load, !current.isFinished {
-        // A loop: each owner on it waits for an unfinished load that can only finish after this
-        // thread's, so none can return from its wait and pop its frames while they are read.
-        if current.owner === waiter { return owners.flatMap(\.frames) }
-        owners.append(current.owner)
-        load = waits[ObjectIdentifier(current.owner)]
-      }
-      waits[ObjectIdentifier(waiter)] = self
-      return nil
+    let loop = WaitGraph.add(waiter, waitingFor: self) { loop in
+      // Each thread on the loop waits for a load that can only finish after the waiter's, so none
+      // can pop its frames while they are read.
+      loop.compactMap { $0 as? LoadingThread }.flatMap(\.frames)
     }
     if let loop { return .deadlock(loop) }
-    defer { LoadingThread.waits.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(waiter)) } }
-    pthread_mutex_lock(lock)
-    defer { pthread_mutex_unlock(lock) }
-    while true {
-      if let outcome { return .finished(outcome) }
-      pthread_cond_wait(condition, lock)
-    }
+    defer { WaitGraph.remove(waiter, waitingFor: self) }
+    return .finished(outcome.wait { $0 })
   }
 }

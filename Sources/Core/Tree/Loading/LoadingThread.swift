@@ -11,8 +11,8 @@ import Synchronization
 /// What a thread is loading (its frames) and which load of another thread it waits for.
 ///
 /// Synchronous loaders run on the requesting thread, so the frames of one thread are exactly the
-/// resolution path; cycles are found by walking them, and deadlocks across threads by following
-/// `LoadingThread.waits` from owner to owner.
+/// resolution path; cycles are found by walking them, and deadlocks across threads in the
+/// ``WaitGraph``, where a thread waits for a load and a load for its owner thread.
 ///
 /// A request walks the frames looking for the same load (a cycle), which is cheap while the path is
 /// short, as nearly every path is. Once the path reaches ``shallowDepth`` frames, every frame on it
@@ -20,10 +20,11 @@ import Synchronization
 /// request on a long path (a disposable that recurses with other contexts) looks its load up
 /// instead: its cost does not grow with the depth.
 @usableFromInline
-final class LoadingThread: @unchecked Sendable {
+final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   // Sendable: each instance belongs to one thread. Its owner pushes and pops `top`; another thread
-  // reads the frames (`frames`) only while this one is blocked waiting for that thread's load,
-  // under the `waits` lock (see `InFlight.wait`), so the frames cannot change meanwhile.
+  // reads the frames (`frames`) only while this one is blocked waiting for a load that cannot
+  // finish before that other thread's, under the wait graph's lock (see `InFlight.wait`), so the
+  // frames cannot change meanwhile.
   // Unchecked exclusivity: the runtime check would cost two calls on every load.
   @exclusivity(unchecked) @usableFromInline var top: UnsafeMutablePointer<LoadFrame>?
   // The index below is touched only by the owning thread, and only while the path is at least
@@ -36,8 +37,10 @@ final class LoadingThread: @unchecked Sendable {
 
   /// How deep a path is walked frame by frame; frames from this depth up are indexed.
   @usableFromInline static var shallowDepth: Int { 24 }
-  /// The wait-for graph lock: taken only when a thread is about to wait for another's load.
-  static let waits = Lock<[ObjectIdentifier: InFlight]>.make([:])
+  /// A thread runs as long as its loads: it blocks a load it owns until that load finishes.
+  var isFinished: Bool { false }
+  /// What a thread waits for is recorded in the graph while it waits.
+  var waitsImplicitlyFor: (any WaitGraph.Node)? { nil }
 
   /// This thread's loading state, created on first use and released when the thread exits.
   static var current: LoadingThread { currentReference.takeUnretainedValue() }
@@ -65,7 +68,7 @@ final class LoadingThread: @unchecked Sendable {
     let key = Self.key
     if let existing = pthread_getspecific(key) { return Unmanaged.fromOpaque(existing) }
     let thread = Unmanaged.passRetained(LoadingThread())
-    pthread_setspecific(key, thread.toOpaque())
+    precondition(pthread_setspecific(key, thread.toOpaque()) == 0, "Arbor could not set its thread-local state")
     return thread
   }
 
