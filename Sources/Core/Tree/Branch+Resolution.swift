@@ -108,7 +108,7 @@ extension Branch {
       return try withUnsafePointer(to: context) { contextAddress in
         var frame = LoadFrame(
           feature: feature, branch: ObjectIdentifier(self), context: UnsafeRawPointer(contextAddress),
-          location: location, parent: parent, identity: UInt64(loaderFeatures.address & ~Features.tags), depth: depth)
+          location: location, parent: parent, identity: BranchAnchor.identity(anchor), depth: depth)
         return try withUnsafeMutablePointer(to: &frame) { frame in
           thread.top = frame
           if depth >= LoadingThread.shallowDepth {
@@ -281,88 +281,80 @@ extension Branch {
     }
     // In this branch's own storage unless it was given out after the branch was made.
     let unit = Self.unit(entry, in: storage) ?? unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
-    let slot = unit.assumingMemoryBound(to: Atomic<UInt>.self)
+    let unitState = UnitState(unit)
     // Loaded already (a unit in an overflow block is read here): a plain load, not a claim that
-    // would take the slot's cache line from the other readers.
+    // would take the unit's cache line from the other readers.
     if let instance = Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset) { return instance }
     let thread = LoadingThread.currentReference
-    let claim = UInt(bitPattern: thread.toOpaque()) | Self.loadingTag
-    while true {
-      let (claimed, stored) = slot[0].compareExchange(expected: 0, desired: claim, ordering: .acquiring)
-      if claimed { break }
-      if stored & Self.loadingTag == 0 {  // loaded meanwhile
+    claiming: while true {
+      switch unitState.claim(for: thread) {
+      case .claimed:
+        break claiming
+      case .loaded:
         return (unit + entry.instanceOffset).assumingMemoryBound(to: F.self).pointee
+      case .loading(let owner):
+        try waitForLoad(feature, of: unitState, owner: owner, entry: entry, thread: thread, at: location)
       }
-      try waitForSlot(feature, slot, entry: entry, found: stored, thread: thread, at: location)
     }
     let instance: F
     do {
       instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
     } catch {
-      settle(slot, to: 0, outcome: .failure(error))
+      settle(unitState, loaded: false, outcome: .failure(error))
       throw error
     }
     (unit + entry.instanceOffset).initializeMemory(as: F.self, repeating: instance, count: 1)
-    settle(slot, to: Self.loaded, outcome: .success(self))  // waiters read the slot again
+    settle(unitState, loaded: true, outcome: .success(self))  // waiters read the unit again
     return instance
   }
 
-  /// Ends the load of `slot`: publishes the instance (or empties the slot after a failure, which
+  /// Ends the load of `unit`: publishes the instance (or empties the unit after a failure, which
   /// is not cached), and hands the outcome to the requests waiting for it.
   @usableFromInline
-  func settle(
-    _ slot: UnsafeMutablePointer<Atomic<UInt>>, to value: UInt, outcome: @autoclosure () -> Result<AnyObject, any Error>
-  ) {
-    guard value == Self.loaded else {
-      // A failure empties the slot, which another request may claim at once, and be waited for
-      // under the same key: the slot is emptied and this load's waiters taken in one critical
+  func settle(_ unit: UnitState, loaded: Bool, outcome: @autoclosure () -> Result<AnyObject, any Error>) {
+    guard loaded else {
+      // A failure empties the unit, which another request may claim at once, and be waited for
+      // under the same key: the unit is emptied and this load's waiters taken in one critical
       // section, so that they are never confused with the next load's.
       let inFlight = state.withLock { state -> InFlight? in
-        let previous = slot[0].exchange(value, ordering: .acquiringAndReleasing)
-        guard previous & Self.waitedTag != 0 else { return nil }
-        return state.inFlight.removeValue(forKey: UInt(bitPattern: slot))
+        guard unit.settle(loaded: false) else { return nil }
+        return state.inFlight.removeValue(forKey: unit.word)
       }
       inFlight?.finish(outcome())
       return
     }
-    // A loaded slot is never claimed again, so no other load can be waited for under its key.
-    let previous = slot[0].exchange(value, ordering: .acquiringAndReleasing)
-    guard previous & Self.waitedTag != 0 else { return }
-    // A waiter set the tag and registered its `InFlight` under the lock, in one critical section.
-    let inFlight = state.withLock { $0.inFlight.removeValue(forKey: UInt(bitPattern: slot)) }
+    // A loaded unit is never claimed again, so no other load can be waited for under its key.
+    guard unit.settle(loaded: true) else { return }
+    // A waiter marked the load and registered its `InFlight` under the lock, in one critical section.
+    let inFlight = state.withLock { $0.inFlight.removeValue(forKey: unit.word) }
     inFlight?.finish(outcome())
   }
 
-  /// Waits for the load that claimed `slot`, which was found holding `found`.
+  /// Waits for the load of `owner` that claimed `unit`.
   ///
   /// A claim of this very thread means the request comes from inside that load: a cycle.
   ///
-  /// It returns once the load ended, and the caller looks at the slot again: there it finds the
-  /// instance, or an empty slot to claim if the load failed before this request could wait for it.
+  /// It returns once the load ended, and the caller looks at the unit again: there it finds the
+  /// instance, or an empty unit to claim if the load failed before this request could wait for it.
   @usableFromInline
-  func waitForSlot<F: Feature>(
-    _ feature: F.Type, _ slot: UnsafeMutablePointer<Atomic<UInt>>, entry: FeatureTable.EntryReference, found: UInt,
+  func waitForLoad<F: Feature>(
+    _ feature: F.Type, of unit: UnitState, owner: Unmanaged<LoadingThread>, entry: FeatureTable.EntryReference,
     thread reference: Unmanaged<LoadingThread>, at location: SourceLocation
   ) throws {
     let thread = reference.takeUnretainedValue()
-    if found & ~Self.tags == UInt(bitPattern: reference.toOpaque()) {
+    if owner.toOpaque() == reference.toOpaque() {
       throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
     }
     let inFlight = state.withLock { state -> InFlight? in
-      while true {
-        let stored = slot[0].load(ordering: .acquiring)
-        if stored & Self.loadingTag == 0 { return nil }
-        if stored & Self.waitedTag != 0 { return state.inFlight[UInt(bitPattern: slot)] }
-        let (tagged, _) = slot[0].compareExchange(
-          expected: stored, desired: stored | Self.waitedTag, ordering: .acquiringAndReleasing)
-        if tagged {
-          // The owner cannot settle, nor its thread end, before this lock is released: the owner
-          // takes it to settle a load that is waited for.
-          let owner = Unmanaged<LoadingThread>.fromOpaque(UnsafeRawPointer(bitPattern: stored & ~Self.tags)!)
-          let inFlight = InFlight(owner: owner.takeUnretainedValue())
-          state.inFlight[UInt(bitPattern: slot)] = inFlight
-          return inFlight
-        }
+      switch unit.markWaited() {
+      case .ended:
+        return nil
+      case .alreadyWaited:
+        return state.inFlight[unit.word]
+      case .marked(let owner):
+        let inFlight = InFlight(owner: owner.takeUnretainedValue())
+        state.inFlight[unit.word] = inFlight
+        return inFlight
       }
     }
     guard let inFlight else { return }

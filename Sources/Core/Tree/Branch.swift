@@ -7,20 +7,15 @@ import Synchronization
 /// branch's ``BranchAnchor``): a cached resolve is a table lookup, a load of the unit's word, an
 /// acquiring load of the unit's state word and a copy of the instance stored in place; no lock, no
 /// allocation, no reference count. A unit given out after the branch was made lives in an
-/// ``OverflowBlock`` instead, reached off the inlined path. A state word holds one of:
-/// - `0`: nothing loaded yet;
-/// - ``loaded``: the instance is stored;
-/// - the address of the owning thread's `LoadingThread` with bit 0 set: a load in progress, and
-///   bit 1 set too once another request waits for it (its `InFlight` is then in `state`).
-///
-/// The first request claims an empty slot with one compare-and-exchange and publishes the instance
-/// with one exchange; the branch's lock is made and taken only when a request must wait for
-/// another's load.
+/// ``OverflowBlock`` instead, reached off the inlined path. Each unit starts with its state word,
+/// which ``UnitState`` reads and writes: the first request claims an empty unit with one
+/// compare-and-exchange and publishes the instance with one exchange; the branch's lock is made
+/// and taken only when a request must wait for another's load.
 @usableFromInline
 package final class Branch: @unchecked Sendable {
   // Sendable: every stored property is immutable except the units' state words (atomics), what
-  // `state` guards (a Lock), and the path, lock and overflow blocks, each published by an atomic
-  // compare-and-exchange. An instance is written before its state word is set with release
+  // `state` guards (a Lock), and the path, lock and overflow blocks, each published once by an
+  // atomic compare-and-exchange. An instance is written before its state word is set with release
   // ordering and never written again; instances are destroyed in deinit, when no reader remains.
   package let definition: ScopeDefinition
   /// The parent branch, kept alive by this branch's hold on it (see ``BranchAnchor``), or while a
@@ -38,7 +33,7 @@ package final class Branch: @unchecked Sendable {
   /// Whether this branch has a ``tether``, as user features of it record.
   @inlinable var isTethered: Bool { tether != nil }
   /// Where this branch is, for diagnostics; see ``path``.
-  private let pathStorage: Atomic<UInt>
+  private let pathStorage = AtomicLazyReference<ScopePath>()
   /// The test container's overrides, as one word rather than an existential's two: read only off
   /// the hot path, through ``overrides``.
   @usableFromInline let overridesObject: (any AnyObject & Sendable)?
@@ -62,8 +57,8 @@ package final class Branch: @unchecked Sendable {
   /// The features this branch's loaders receive, made with the branch: loads hand them out
   /// borrowed, without touching a reference count.
   @usableFromInline let loaderFeatures: Features
-  /// The ``state`` lock, retained, once something needed it; 0 before.
-  private let stateStorage = Atomic<UInt>(0)
+  /// The ``state`` lock, once something needed it.
+  private let stateStorage = AtomicLazyReference<Lock<State>>()
   // The small fields last, side by side, so that they share one word.
   @usableFromInline let contextOffset: Int32
   /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
@@ -75,18 +70,11 @@ package final class Branch: @unchecked Sendable {
   private let holdsParent: Bool
 
   struct State {
-    /// The loads that other requests wait for, by the address of their unit's state word.
-    var inFlight: [UInt: InFlight] = [:]
+    /// The loads that other requests wait for, by their unit's state word.
+    var inFlight: [UnsafeMutablePointer<Atomic<UInt>>: InFlight] = [:]
     /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
     var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
   }
-
-  /// A slot whose load is in progress: bit 0; with requests waiting for it: bit 1 as well.
-  @usableFromInline static var loadingTag: UInt { 0b01 }
-  @usableFromInline static var waitedTag: UInt { 0b10 }
-  @usableFromInline static var tags: UInt { 0b11 }
-  /// A slot whose instance is stored: no thread's address, since those are aligned to 16 bytes.
-  @usableFromInline static var loaded: UInt { 0b100 }
 
   package convenience init(
     definition: ScopeDefinition, parent: Branch?, path: ScopePath, overrides: (any FeatureOverrides)?
@@ -187,16 +175,14 @@ package final class Branch: @unchecked Sendable {
     storage = anchor._withUnsafeGuaranteedRef { $0.storage }
     // Swift aligns no type to more than 16 bytes, which the anchor's tail is aligned to.
     assert(Int(bitPattern: storage) % max(layout.alignment, contextAlignment) == 0)
-    for index in 0..<unitCount {
-      (storage + layout.unit(at: index).offset).initializeMemory(as: Atomic<UInt>.self, to: Atomic(0))
-    }
+    for index in 0..<unitCount { UnitState.initialize(storage + layout.unit(at: index).offset) }
     storage.storeBytes(of: UInt(unitBytes), as: UInt.self)
     self.unitCount = unitCount
     loaderFeatures = consume features
     self.contextOffset = Int32(contextOffset)
     table = definition.lookup
     scopeKey = definition.scopeKey
-    pathStorage = Atomic((consume path).map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
+    if let path { _ = pathStorage.storeIfNil(path) }
     isOverridden = overrides != nil
     overridesObject = consume overrides
     parentReference = parent
@@ -215,10 +201,6 @@ package final class Branch: @unchecked Sendable {
   }
 
   deinit {
-    let state = stateStorage.load(ordering: .acquiring)
-    if state != 0 { Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: state)!).release() }
-    let path = pathStorage.load(ordering: .acquiring)
-    if path != 0 { Unmanaged<ScopePath>.fromOpaque(UnsafeRawPointer(bitPattern: path)!).release() }
     defer {
       if holdsParent {
         parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } }
@@ -245,12 +227,11 @@ package final class Branch: @unchecked Sendable {
   static func destroyUnits(_ layout: UnitLayout, from first: Int, count: Int, at storage: UnsafeMutableRawPointer) {
     for index in first..<(first + count) {
       let unit = layout.unit(at: index)
-      let word = storage + unit.offset
-      let state = word.assumingMemoryBound(to: Atomic<UInt>.self)[0].load(ordering: .acquiring)
+      let start = storage + unit.offset
       if let destroyer = unit.destroyer {
-        if state == loaded { destroyer._withUnsafeGuaranteedRef { $0.destroy(word + unit.instanceOffset) } }
-      } else if state != 0 {
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: state)!).release()
+        if UnitState(start).isLoaded { destroyer._withUnsafeGuaranteedRef { $0.destroy(start + unit.instanceOffset) } }
+      } else {
+        UnitState(start).releaseMultiton()
       }
       // The word itself is left as it is: an `Atomic<UInt>` has nothing to deinitialise, and a
       // generic deinitialisation would cost a runtime call per unit.
@@ -269,21 +250,7 @@ package final class Branch: @unchecked Sendable {
   /// Most branches never need it (a first load claims its slot with an atomic operation), so it is
   /// made on first use: a branch costs no lock until one of its loads is contended.
   var state: Lock<State> {
-    Self.publishedOnce(in: stateStorage) { Lock.make(State()) }
-  }
-
-  /// The object `word` holds (retained, as an address), made by `make` and published by the first
-  /// caller with a compare-and-exchange; a caller that loses the race drops what it made. The owner
-  /// of `word` releases the object when it goes.
-  static func publishedOnce<Object: AnyObject>(in word: borrowing Atomic<UInt>, _ make: () -> Object) -> Object {
-    let stored = word.load(ordering: .acquiring)
-    if stored != 0 { return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue() }
-    let made = Unmanaged.passRetained(make())
-    let (published, existing) = word.compareExchange(
-      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
-    if published { return made.takeUnretainedValue() }
-    made.release()  // another thread made it first
-    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+    stateStorage.load() ?? stateStorage.storeIfNil(Lock.make(State()))
   }
 
   /// Where this branch is: its scope and context, and its ancestors', for diagnostics and for the
@@ -291,7 +258,7 @@ package final class Branch: @unchecked Sendable {
   ///
   /// Made on first use from the scope and the context this branch keeps typed, and kept.
   package var path: ScopePath {
-    Self.publishedOnce(in: pathStorage) { makePath(definition.scope) }
+    pathStorage.load() ?? pathStorage.storeIfNil(makePath(definition.scope))
   }
 
   /// The path of this branch of `Scope`: only a branch made with a typed context has none yet.
@@ -425,7 +392,7 @@ package final class Branch: @unchecked Sendable {
   /// The instance loaded in `unit`, whose instance starts at `instanceOffset`, if any.
   @inlinable @inline(__always)
   static func cached<F: Feature>(_ feature: F.Type, in unit: UnsafeMutableRawPointer, instanceOffset: Int) -> F? {
-    guard unit.assumingMemoryBound(to: Atomic<UInt>.self)[0].load(ordering: .acquiring) == loaded else { return nil }
+    guard UnitState(unit).isLoaded else { return nil }
     return (unit + instanceOffset).assumingMemoryBound(to: F.self).pointee
   }
 
@@ -441,16 +408,13 @@ package final class Branch: @unchecked Sendable {
   static func cachedMultiton<F: Feature>(
     _ feature: F.Type, context: F.Context, in unit: UnsafeMutableRawPointer
   ) -> F? {
-    let word = unit.assumingMemoryBound(to: Atomic<UInt>.self)[0].load(ordering: .acquiring)
-    guard word != 0 else { return nil }
-    return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-      ._withUnsafeGuaranteedRef { $0.cached(context) }
+    guard let multiton = UnitState(unit).existingMultiton(feature) else { return nil }
+    return multiton._withUnsafeGuaranteedRef { $0.cached(context) }
   }
 
   /// The multiton of `word`'s unit in this branch, made on first use.
   func multiton<F: Feature>(_ feature: F.Type, word: UnsafeMutablePointer<Atomic<UInt>>) -> Multiton<F> {
-    let unit = unit(word: word, giveOut: true).unsafelyUnwrapped.assumingMemoryBound(to: Atomic<UInt>.self)
-    return Self.publishedOnce(in: unit[0]) { Multiton<F>() }
+    UnitState(unit(word: word, giveOut: true).unsafelyUnwrapped).multiton(feature)
   }
 
   /// Stores an instance loaded outside the unit protocol: by an async load, which claimed the
@@ -458,7 +422,7 @@ package final class Branch: @unchecked Sendable {
   func publish<F: Sendable>(_ box: Box<F>, entry: FeatureTable.Entry) {
     let unit = unit(word: entry.unitWord.unsafelyUnwrapped, giveOut: true).unsafelyUnwrapped
     (unit + entry.instanceOffset).initializeMemory(as: F.self, repeating: box.value, count: 1)
-    unit.assumingMemoryBound(to: Atomic<UInt>.self)[0].store(Self.loaded, ordering: .releasing)
+    UnitState(unit).publishLoaded()
   }
 
   /// The anchor of the features this branch's loaders receive.

@@ -32,7 +32,7 @@ final class OverflowBlock {
     self.next = next
     memory = .allocate(byteCount: end - base, alignment: 16)
     for index in firstUnit..<count {
-      (memory + (layout.unit(at: index).offset - base)).initializeMemory(as: Atomic<UInt>.self, to: Atomic(0))
+      UnitState.initialize(memory + (layout.unit(at: index).offset - base))
     }
   }
 

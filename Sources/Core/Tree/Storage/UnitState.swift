@@ -1,0 +1,135 @@
+import Synchronization
+
+/// The first word of a unit in a branch's storage (see ``UnitLayout``): the only code that reads or
+/// writes its encoding.
+///
+/// A cacheable's unit (its instance follows the word) holds one of:
+/// - `0`: nothing loaded yet;
+/// - ``loaded``: the instance is stored, and never written again;
+/// - the address of the owning thread's ``LoadingThread`` with bit 0 set: a load in progress, and
+///   bit 1 set too once another request waits for it (its ``InFlight`` is then in the branch's
+///   `state`, registered in the same critical section that set the bit).
+///
+/// The first request claims an empty unit with one compare-and-exchange (``claim(for:)``) and ends
+/// its load with one exchange (``settle(loaded:)``); a waiter marks the load waited
+/// (``markWaited()``) under the branch's lock, so the owner knows to take that lock as it settles.
+///
+/// A multiton's unit holds `0` or its ``Multiton``, retained, made on first use
+/// (``multiton(_:)``).
+@usableFromInline
+struct UnitState {
+  @usableFromInline let word: UnsafeMutablePointer<Atomic<UInt>>
+
+  @inlinable @inline(__always)
+  init(_ unit: UnsafeMutableRawPointer) {
+    word = unit.assumingMemoryBound(to: Atomic<UInt>.self)
+  }
+
+  /// Makes the word of a new unit at `unit`: nothing loaded.
+  static func initialize(_ unit: UnsafeMutableRawPointer) {
+    unit.initializeMemory(as: Atomic<UInt>.self, to: Atomic(0))
+  }
+
+  /// A load in progress: bit 0; with requests waiting for it: bit 1 as well.
+  @usableFromInline static var loadingTag: UInt { 0b01 }
+  @usableFromInline static var waitedTag: UInt { 0b10 }
+  @usableFromInline static var tags: UInt { 0b11 }
+  /// An instance stored: no thread's address, since those are aligned to 16 bytes.
+  @usableFromInline static var loaded: UInt { 0b100 }
+
+  /// Whether the unit's instance is stored; an acquiring load, so that the instance may be read.
+  @inlinable @inline(__always)
+  var isLoaded: Bool { word[0].load(ordering: .acquiring) == Self.loaded }
+
+  /// What a claim found.
+  @usableFromInline
+  enum Claim {
+    /// The unit is the caller's to load.
+    case claimed
+    /// Another load stored the instance meanwhile.
+    case loaded
+    /// A load of `owner` is in progress (the caller's own thread's, when the request comes from
+    /// inside that load).
+    case loading(owner: Unmanaged<LoadingThread>)
+  }
+
+  /// Claims the empty unit for a load on `thread`.
+  @inlinable @inline(__always)
+  func claim(for thread: Unmanaged<LoadingThread>) -> Claim {
+    let claim = UInt(bitPattern: thread.toOpaque()) | Self.loadingTag
+    let (claimed, stored) = word[0].compareExchange(expected: 0, desired: claim, ordering: .acquiring)
+    if claimed { return .claimed }
+    if stored & Self.loadingTag == 0 { return .loaded }
+    return .loading(owner: Self.owner(of: stored))
+  }
+
+  /// What a request that means to wait found.
+  enum Waited {
+    /// The load ended meanwhile: look at the unit again.
+    case ended
+    /// Others wait for the load already: its ``InFlight`` is registered.
+    case alreadyWaited
+    /// This request marked the load waited, so it registers the ``InFlight`` of `owner`'s load.
+    case marked(owner: Unmanaged<LoadingThread>)
+  }
+
+  /// Marks the load in progress as waited for. Call under the branch's lock, and register the
+  /// load's ``InFlight`` there when this returns ``Waited/marked(owner:)``: the owner takes that
+  /// lock to settle a waited load, so it cannot settle (nor its thread end) before.
+  func markWaited() -> Waited {
+    while true {
+      let stored = word[0].load(ordering: .acquiring)
+      if stored & Self.loadingTag == 0 { return .ended }
+      if stored & Self.waitedTag != 0 { return .alreadyWaited }
+      let (marked, _) = word[0].compareExchange(
+        expected: stored, desired: stored | Self.waitedTag, ordering: .acquiringAndReleasing)
+      if marked { return .marked(owner: Self.owner(of: stored)) }
+    }
+  }
+
+  /// Ends the load the caller claimed: the unit becomes loaded (its instance already stored) or
+  /// empty again after a failure, which any request may then claim.
+  ///
+  /// - Returns: Whether requests wait for the load (their ``InFlight`` is in the branch's `state`).
+  func settle(loaded: Bool) -> Bool {
+    let previous = word[0].exchange(loaded ? Self.loaded : 0, ordering: .acquiringAndReleasing)
+    return previous & Self.waitedTag != 0
+  }
+
+  /// Marks the instance stored by a load claimed some other way (an async load, claimed under the
+  /// branch's lock): nothing else writes this unit.
+  func publishLoaded() {
+    word[0].store(Self.loaded, ordering: .releasing)
+  }
+
+  /// The thread whose claim `stored` is.
+  @usableFromInline
+  static func owner(of stored: UInt) -> Unmanaged<LoadingThread> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: stored & ~tags).unsafelyUnwrapped)
+  }
+
+  /// The multiton this unit holds, if one was made.
+  @inlinable @inline(__always)
+  func existingMultiton<F: Feature>(_ feature: F.Type) -> Unmanaged<Multiton<F>>? {
+    let stored = word[0].load(ordering: .acquiring)
+    guard stored != 0 else { return nil }
+    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped)
+  }
+
+  /// The multiton this unit holds, made and published by the first caller.
+  func multiton<F: Feature>(_ feature: F.Type) -> Multiton<F> {
+    if let existing = existingMultiton(feature) { return existing.takeUnretainedValue() }
+    let made = Unmanaged.passRetained(Multiton<F>())
+    let (published, existing) = word[0].compareExchange(
+      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+    if published { return made.takeUnretainedValue() }
+    made.release()  // another request made one first
+    return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+  }
+
+  /// Releases the multiton this unit holds, if any: when its branch goes.
+  func releaseMultiton() {
+    let stored = word[0].load(ordering: .acquiring)
+    if stored != 0 { Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
+  }
+}
