@@ -56,6 +56,7 @@ import Testing
 
     #expect(loads.withLock { $0.values.filter { $0 != 1 }.count } == 0)
     #expect(loads.withLock { $0.count } == contexts)
+    #expect(root.invariantViolations() == [])  // the multiton's table holds every context
     for id in 0..<contexts {
       let later = try await root.instance(of: Account.self, context: id).serial
       #expect(later == first[id])

@@ -47,6 +47,7 @@ import Testing
       }
     }
     #expect(mismatches.value == 0)
+    #expect(shared.invariantViolations() == [])
     // One Counter for the shared branch, one per fresh branch; one Account per fresh branch and context.
     #expect(counterLoads.value == 1 + threads * iterations)
     #expect(accountLoads.value == threads * iterations)

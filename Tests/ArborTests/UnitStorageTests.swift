@@ -118,6 +118,7 @@ import Testing
       }
       #expect(seen.all.allSatisfy { $0 == Array(0..<64) })
       #expect(Set(serials.all).count == 1)
+      #expect(early.invariantViolations() == [])  // every unit loaded, in overflow blocks
     }
     #expect(loads.value == 20)
   }

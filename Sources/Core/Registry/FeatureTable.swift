@@ -37,9 +37,10 @@ package struct FeatureTable: Sendable {
     /// Whether the loader is `async`: only `try await features.instance()` can run it.
     @usableFromInline package let isAsync: Bool
 
-    init(_ binding: Binding) {
+    /// - Parameter key: The feature's key; a test hook may choose another.
+    init(_ binding: Binding, key: UInt? = nil) {
       let registration = binding.registration
-      key = FeatureTable.key(registration.feature)
+      self.key = key ?? FeatureTable.key(registration.feature)
       kind = binding.conflicts.isEmpty ? .serves(registration.lifetime) : .conflict
       depth = 0
       unitWord = nil
@@ -93,11 +94,17 @@ package struct FeatureTable: Sendable {
       self.shift = shift
     }
 
+    /// The bucket where probing for `key` starts, in a table of `UInt.bitWidth - shift` bits.
+    @inlinable @inline(__always)
+    static func homeBucket(of key: UInt, shift: UInt) -> Int {
+      Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+    }
+
     /// The entry for a feature type, if this scope or an ancestor registers it.
     @inlinable @inline(__always)
     package func entry(for key: UInt) -> EntryReference? {
       let mask = Int(bitPattern: UInt.max &>> shift)
-      var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+      var index = Self.homeBucket(of: key, shift: shift)
       while true {
         let found = keys[index]
         if found == key { return EntryReference(entries + index) }
@@ -121,7 +128,7 @@ package struct FeatureTable: Sendable {
       // Entries are trivial: the empty buckets' stay uninitialised, and none needs deinitialising.
       let buckets = UnsafeMutablePointer<Entry>.allocate(capacity: count)
       for entry in entries {
-        var index = Int((entry.key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        var index = Lookup.homeBucket(of: entry.key, shift: shift)
         while keys[index] != 0 { index = (index + 1) & (count - 1) }
         keys[index] = entry.key
         (buckets + index).initialize(to: entry)

@@ -109,7 +109,7 @@ package final class ScopeDefinition: Sendable {
   ///
   /// Linear in the entries: each binding is looked up in the parent's hash table, not searched for.
   private static func table(_ bindings: [Binding], over parent: FeatureTable?) -> FeatureTable {
-    let own = bindings.map(FeatureTable.Entry.init)
+    let own = bindings.map { FeatureTable.Entry($0) }
     guard let parent else { return FeatureTable(own, givingOutAll: true) }
     let replaced = Set(own.lazy.map(\.key).filter { parent.entry(for: $0) != nil })
     var entries: [FeatureTable.Entry] = []

@@ -49,7 +49,7 @@ package final class Branch: @unchecked Sendable {
   /// its scope's cacheables. A test hook.
   package var unitByteCount: Int { unitBytes - UnitLayout.headerByteCount }
   /// How many units `storage` has room for, in give-out order.
-  private let unitCount: Int
+  let unitCount: Int
   /// The newest ``OverflowBlock``, retained; 0 before one is needed.
   private let overflow = Atomic<UInt>(0)
   /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
@@ -58,7 +58,7 @@ package final class Branch: @unchecked Sendable {
   /// borrowed, without touching a reference count.
   @usableFromInline let loaderFeatures: Features
   /// The ``state`` lock, once something needed it.
-  private let stateStorage = AtomicLazyReference<Lock<State>>()
+  let stateStorage = AtomicLazyReference<Lock<State>>()
   // The small fields last, side by side, so that they share one word.
   @usableFromInline let contextOffset: Int32
   /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
@@ -359,13 +359,20 @@ package final class Branch: @unchecked Sendable {
     return overflowUnit(at: offset, giveOut: giveOut)
   }
 
+  /// The newest overflow block, if one was made.
+  var overflowHead: OverflowBlock? {
+    let newest = overflow.load(ordering: .acquiring)
+    return newest == 0
+      ? nil : Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!).takeUnretainedValue()
+  }
+
   /// The bytes of this branch's storage before its context: the header word and its units.
-  private var unitBytes: Int {
+  var unitBytes: Int {
     Int(storage.load(as: UInt.self))
   }
 
   /// The unit at `offset`, beyond this branch's storage, in an overflow block.
-  private func overflowUnit(at offset: Int, giveOut: Bool) -> UnsafeMutableRawPointer? {
+  func overflowUnit(at offset: Int, giveOut: Bool) -> UnsafeMutableRawPointer? {
     while true {
       let newest = overflow.load(ordering: .acquiring)
       let head = newest == 0 ? nil : Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!)

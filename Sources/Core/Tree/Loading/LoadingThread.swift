@@ -168,6 +168,11 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   }
 }
 
+/// A test hook: this thread's loading state, made if it has none; the thread's exit releases it.
+package func loadingStateOfCurrentThread() -> AnyObject {
+  LoadingThread.current
+}
+
 extension LoadingThread {
   /// The resolution path of the current request: the task's async loads, then this thread's.
   static var currentPath: [LoadStep] {

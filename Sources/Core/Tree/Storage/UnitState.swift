@@ -133,3 +133,23 @@ struct UnitState {
     if stored != 0 { Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
   }
 }
+
+extension UnitState {
+  /// What is wrong with this cacheable unit's word, if anything: for ``Branch/invariantViolations(quiescent:)``.
+  ///
+  /// - Parameter quiescent: Whether no load can be in progress, so the word is empty or loaded.
+  func violation(quiescent: Bool) -> String? {
+    let stored = word[0].load(ordering: .acquiring)
+    if stored == 0 || stored == Self.loaded { return nil }
+    if stored & Self.loadingTag == 0 { return "holds \(stored), neither empty, loaded nor a claim" }
+    if quiescent { return "is claimed by a load in progress" + (stored & Self.waitedTag != 0 ? ", waited for" : "") }
+    return stored & ~Self.tags == 0 ? "is claimed by no thread" : nil
+  }
+
+  /// The multiton this unit holds, if one was made, whatever its feature.
+  var anyMultiton: AnyObject? {
+    let stored = word[0].load(ordering: .acquiring)
+    return stored == 0
+      ? nil : Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
+  }
+}

@@ -1,0 +1,117 @@
+/// Something whose internal invariants a white-box test can check.
+package protocol InvariantChecking: AnyObject {
+  /// Every invariant that does not hold, in words; empty when all hold.
+  ///
+  /// - Parameter quiescent: Whether no request is in progress, so that nothing may be mid-load.
+  func invariantViolations(quiescent: Bool) -> [String]
+}
+
+extension Branch: InvariantChecking {
+  /// Checks what the unsafe code of a branch relies on: its storage's layout and alignment, the
+  /// state word of every unit (see ``UnitState``), its overflow blocks and multitons, and, when
+  /// quiescent, that no load is claimed or waited for. Stress tests call it after their runs.
+  ///
+  /// Off every request's path: it costs nothing unless called.
+  package func invariantViolations(quiescent: Bool) -> [String] {
+    var violations: [String] = []
+    let layout = definition.layout
+    if Int(bitPattern: storage) % 16 != 0 { violations.append("storage is not aligned to 16 bytes") }
+    if unitBytes != layout.byteCount(ofFirst: unitCount) {
+      violations.append(
+        "the storage header says \(unitBytes) unit bytes, its \(unitCount) units take \(layout.byteCount(ofFirst: unitCount))"
+      )
+    }
+    if Int(contextOffset) < unitBytes { violations.append("the context at \(contextOffset) overlaps the units") }
+    if hasTypedContext, Int(contextOffset) % contextAlignment(definition.scope) != 0 {
+      violations.append("the context at \(contextOffset) is not aligned to \(contextAlignment(definition.scope))")
+    }
+    for index in 0..<layout.count {
+      guard let start = index < unitCount ? storage + layout.unit(at: index).offset : overflowUnit(index, layout) else {
+        continue  // given out after this branch's newest overflow block: nothing loaded here
+      }
+      violations += unitViolations(layout.unit(at: index), at: start, index: index, quiescent: quiescent)
+    }
+    violations += overflowViolations(layout)
+    if quiescent, let state = stateStorage.load() {
+      state.withLock { state in
+        if !state.inFlight.isEmpty { violations.append("\(state.inFlight.count) loads are waited for") }
+        if !state.asyncLoads.isEmpty { violations.append("\(state.asyncLoads.count) async loads are in flight") }
+      }
+    }
+    let branch = Diagnostic.render(scope: path.diagnosticSteps, style: .unicode)
+    return violations.map { "\(branch): \($0)" }
+  }
+
+  private func contextAlignment<Scope: FeaturesScope>(_ scope: Scope.Type) -> Int {
+    MemoryLayout<Scope.Context>.alignment
+  }
+
+  /// The unit of `index` (given out after this branch was made) in an overflow block, if one has it.
+  private func overflowUnit(_ index: Int, _ layout: UnitLayout) -> UnsafeMutableRawPointer? {
+    overflowUnit(at: layout.unit(at: index).offset, giveOut: false)
+  }
+
+  private func unitViolations(
+    _ unit: UnitLayout.Unit, at start: UnsafeMutableRawPointer, index: Int, quiescent: Bool
+  ) -> [String] {
+    var violations: [String] = []
+    let state = UnitState(start)
+    if Int(bitPattern: start) % MemoryLayout<UInt>.alignment != 0 {
+      violations.append("unit \(index)'s word is misaligned")
+    }
+    if let destroyer = unit.destroyer {
+      let alignment = destroyer._withUnsafeGuaranteedRef { $0.alignment }
+      if Int(bitPattern: start + unit.instanceOffset) % alignment != 0 {
+        violations.append("unit \(index)'s instance is not aligned to \(alignment)")
+      }
+      if let violation = state.violation(quiescent: quiescent) { violations.append("unit \(index) \(violation)") }
+    } else if let multiton = state.anyMultiton {
+      let checked = (multiton as? any InvariantChecking)?.invariantViolations(quiescent: quiescent)
+      violations += (checked ?? ["unit \(index) holds no multiton"]).map { "unit \(index)'s multiton: \($0)" }
+    }
+    return violations
+  }
+
+  /// Newest first, each block starts where the next older one ends, the oldest after this
+  /// branch's own units.
+  private func overflowViolations(_ layout: UnitLayout) -> [String] {
+    var blocks: [OverflowBlock] = []
+    var block = overflowHead
+    while let current = block {
+      blocks.append(current)
+      block = current.next
+    }
+    var expectedFirst = unitCount
+    for block in blocks.reversed() {
+      if block.firstUnit != expectedFirst {
+        return ["an overflow block starts at unit \(block.firstUnit), not \(expectedFirst)"]
+      }
+      expectedFirst = block.firstUnit + block.unitCount
+    }
+    return expectedFirst <= layout.count ? [] : ["overflow blocks hold \(expectedFirst) units of \(layout.count)"]
+  }
+}
+
+extension Multiton: InvariantChecking {
+  /// The table holds every entry, each found by probing from its hash; it is at most half full;
+  /// no load is waited for when quiescent.
+  package func invariantViolations(quiescent: Bool) -> [String] {
+    lock.withLock { state in
+      var violations: [String] = []
+      let current = state.tables[state.tables.count - 1]
+      if UInt(bitPattern: Unmanaged.passUnretained(current).toOpaque()) != table.load(ordering: .acquiring) {
+        violations.append("the published table is not the newest")
+      }
+      let capacity = current.mask + 1
+      if capacity & current.mask != 0 { violations.append("capacity \(capacity) is not a power of two") }
+      if state.entries.count * 2 > capacity {
+        violations.append("\(state.entries.count) entries in \(capacity) buckets")
+      }
+      for entry in state.entries where cached(entry.context) == nil {
+        violations.append("an entry is not found from its hash")
+      }
+      if quiescent, !state.inFlight.isEmpty { violations.append("\(state.inFlight.count) loads are waited for") }
+      return violations
+    }
+  }
+}
