@@ -304,8 +304,8 @@ func settled(_ probe: Probe) -> Int {
       for index in 0..<layout.count {
         let unit = layout.unit(at: index)
         #expect(unit.offset % 8 == 0)
-        if let destroyer = unit.destroyer?.takeUnretainedValue() {
-          #expect((unit.offset + unit.instanceOffset) % destroyer.alignment == 0)
+        if let instance = unit.instance {
+          #expect((unit.offset + unit.instanceOffset) % instance.alignment == 0)
         }
       }
     }

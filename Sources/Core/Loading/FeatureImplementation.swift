@@ -51,7 +51,7 @@ extension FeatureLoader {
     _ implementation: I.Type, file: StaticString = #fileID, line: UInt = #line
   ) -> FeatureLoader where I.Implemented: DisposableFeature {
     FeatureLoader(
-      .disposable, of: I.Implemented.self, implementation: String(describing: I.self),
+      .disposable, of: I.Implemented.self, implementation: .type(I.self),
       location: SourceLocation(fileID: file, line: line),
       load: { context, features in try I(context: context, features: features).instance }
     )
@@ -72,7 +72,7 @@ extension FeatureLoader {
     _ implementation: I.Type, file: StaticString = #fileID, line: UInt = #line
   ) -> FeatureLoader where I.Implemented: CacheableFeature {
     FeatureLoader(
-      .cacheable, of: I.Implemented.self, implementation: String(describing: I.self),
+      .cacheable, of: I.Implemented.self, implementation: .type(I.self),
       location: SourceLocation(fileID: file, line: line),
       load: { context, features in try I(context: context, features: features).instance }
     )

@@ -1,6 +1,6 @@
 extension FeatureLoader {
   init<F: Feature>(
-    _ lifetime: Lifetime, of feature: F.Type, implementation: String, location: SourceLocation,
+    _ lifetime: Lifetime, of feature: F.Type, implementation: ImplementationName, location: SourceLocation,
     loadAsync: @escaping @Sendable (F.Context, Features) async throws -> F
   ) {
     registration = Registration(
@@ -53,7 +53,7 @@ extension FeatureLoader {
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) async throws -> F
   ) -> FeatureLoader {
     FeatureLoader(
-      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
+      .disposable, of: F.self, implementation: .member(implementation, of: F.self),
       location: SourceLocation(fileID: file, line: line), loadAsync: load)
   }
 
@@ -101,7 +101,7 @@ extension FeatureLoader {
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) async throws -> F
   ) -> FeatureLoader {
     FeatureLoader(
-      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
+      .cacheable, of: F.self, implementation: .member(implementation, of: F.self),
       location: SourceLocation(fileID: file, line: line), loadAsync: load)
   }
 }

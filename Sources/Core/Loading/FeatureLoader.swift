@@ -17,7 +17,7 @@ public struct FeatureLoader: Sendable {
   package let registration: Registration
 
   init<F: Feature>(
-    _ lifetime: Lifetime, of feature: F.Type, implementation: String, location: SourceLocation,
+    _ lifetime: Lifetime, of feature: F.Type, implementation: ImplementationName, location: SourceLocation,
     load: @escaping @Sendable (F.Context, Features) throws -> F
   ) {
     registration = Registration(
@@ -28,7 +28,7 @@ public struct FeatureLoader: Sendable {
 
   /// A loader whose closure takes no context: kept as written, so loading calls it directly.
   init<F: Feature>(
-    _ lifetime: Lifetime, of feature: F.Type, implementation: String, location: SourceLocation,
+    _ lifetime: Lifetime, of feature: F.Type, implementation: ImplementationName, location: SourceLocation,
     loadWithoutContext load: @escaping @Sendable (Features) throws -> F
   ) {
     registration = Registration(
@@ -66,7 +66,7 @@ extension FeatureLoader {
     _ load: @escaping @Sendable (_ features: Features) throws -> F
   ) -> FeatureLoader where F.Context == Void {
     FeatureLoader(
-      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
+      .disposable, of: F.self, implementation: .member(implementation, of: F.self),
       location: SourceLocation(fileID: file, line: line), loadWithoutContext: load
     )
   }
@@ -90,7 +90,7 @@ extension FeatureLoader {
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) throws -> F
   ) -> FeatureLoader {
     FeatureLoader(
-      .disposable, of: F.self, implementation: "\(F.self).\(implementation)",
+      .disposable, of: F.self, implementation: .member(implementation, of: F.self),
       location: SourceLocation(fileID: file, line: line), load: load
     )
   }
@@ -121,7 +121,7 @@ extension FeatureLoader {
     _ load: @escaping @Sendable (_ features: Features) throws -> F
   ) -> FeatureLoader where F.Context == NoContext {
     FeatureLoader(
-      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
+      .cacheable, of: F.self, implementation: .member(implementation, of: F.self),
       location: SourceLocation(fileID: file, line: line), loadWithoutContext: load
     )
   }
@@ -145,7 +145,7 @@ extension FeatureLoader {
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) throws -> F
   ) -> FeatureLoader {
     FeatureLoader(
-      .cacheable, of: F.self, implementation: "\(F.self).\(implementation)",
+      .cacheable, of: F.self, implementation: .member(implementation, of: F.self),
       location: SourceLocation(fileID: file, line: line), load: load
     )
   }

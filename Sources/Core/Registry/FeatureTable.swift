@@ -192,37 +192,3 @@ package struct FeatureTable: Sendable {
     buckets.lookup.entry(for: key)?.pointer.pointee
   }
 }
-
-/// Destroys the instances of one feature type stored in place in a branch.
-package class InstanceDestroyer: @unchecked Sendable {
-  // Sendable: immutable; subclasses add no state.
-  package let size: Int
-  package let alignment: Int
-
-  init(size: Int, alignment: Int) {
-    self.size = size
-    self.alignment = alignment
-  }
-
-  /// The destroyer of `feature`'s instances.
-  static func make(for feature: any Feature.Type) -> InstanceDestroyer {
-    typed(feature)
-  }
-
-  private static func typed<F: Feature>(_ feature: F.Type) -> InstanceDestroyer {
-    TypedInstanceDestroyer(feature)
-  }
-
-  /// Destroys the instance at `instance`.
-  package func destroy(_ instance: UnsafeMutableRawPointer) {}
-}
-
-private final class TypedInstanceDestroyer<F: Feature>: InstanceDestroyer, @unchecked Sendable {
-  init(_ feature: F.Type) {
-    super.init(size: MemoryLayout<F>.size, alignment: MemoryLayout<F>.alignment)
-  }
-
-  override func destroy(_ instance: UnsafeMutableRawPointer) {
-    instance.assumingMemoryBound(to: F.self).deinitialize(count: 1)
-  }
-}

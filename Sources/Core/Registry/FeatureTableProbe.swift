@@ -11,7 +11,7 @@ package final class FeatureTableProbe {
     bindings = keys.map { key in
       let registration = Registration(
         feature: ProbeKey.self, lifetime: .static, payload: Box(ProbeKey(key: key)), isAsync: false,
-        implementation: "key \(key)", location: SourceLocation())
+        implementation: .value(of: ProbeKey.self), location: SourceLocation())
       return Binding(
         registration: registration, site: registration.location, scope: RootFeaturesScope.self, conflicts: [])
     }

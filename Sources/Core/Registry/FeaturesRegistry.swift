@@ -120,7 +120,7 @@ extension FeaturesRegistry where Scope == RootFeaturesScope {
   public mutating func use<F: StaticFeature>(_ value: F, file: StaticString = #fileID, line: UInt = #line) {
     let location = SourceLocation(fileID: file, line: line)
     let registration = Registration(
-      feature: F.self, lifetime: .static, payload: Box(value), isAsync: false, implementation: "\(F.self) value",
+      feature: F.self, lifetime: .static, payload: Box(value), isAsync: false, implementation: .value(of: F.self),
       location: location)
     content.registrations.append((registration, location))
   }

@@ -5,7 +5,8 @@ package final class Registration: Sendable {
   package let lifetime: Lifetime
   /// A `Box<F>` for a static feature, a `Loader<F>` otherwise.
   package let payload: any AnyObject & Sendable
-  package let implementation: String
+  /// The implementation's name, as parts: see ``implementation``.
+  package let implementationName: ImplementationName
   package let location: SourceLocation
   /// Whether the loader is `async`: only `try await features.instance()` can run it.
   package let isAsync: Bool
@@ -15,16 +16,20 @@ package final class Registration: Sendable {
   /// - Parameter isAsync: Whether `payload` is an `AsyncLoader`: the factories know, which spares
   ///   a dynamic conformance check per new feature type.
   package init<F: Feature>(
-    feature: F.Type, lifetime: Lifetime, payload: any AnyObject & Sendable, isAsync: Bool, implementation: String,
+    feature: F.Type, lifetime: Lifetime, payload: any AnyObject & Sendable, isAsync: Bool,
+    implementation: ImplementationName,
     location: SourceLocation
   ) {
     self.feature = feature
     self.lifetime = Lifetime(lifetime, of: feature)
     self.payload = payload
-    self.implementation = implementation
+    implementationName = implementation
     self.location = location
     self.isAsync = isAsync
   }
 
   package var featureID: ObjectIdentifier { ObjectIdentifier(feature) }
+
+  /// The implementation's name: `Greeter.live()`, `Clock value`, `LiveGreeter`.
+  package var implementation: String { implementationName.text }
 }

@@ -15,8 +15,8 @@ package final class UnitLayout: @unchecked Sendable {
 
   /// What a unit holds.
   package struct Shape {
-    /// The instance's destroyer; `nil` for a multiton's word.
-    package let destroyer: InstanceDestroyer?
+    /// The instance's layout; `nil` for a multiton's word.
+    package let instance: InstanceLayout?
     /// Where the instance starts within the unit, after the state word.
     package let instanceOffset: Int
     package let size: Int
@@ -24,22 +24,23 @@ package final class UnitLayout: @unchecked Sendable {
 
     /// The unit of a cacheable of `feature`.
     init(cacheable feature: any Feature.Type) {
-      let destroyer = InstanceDestroyer.make(for: feature)
+      let instance = InstanceLayout(feature)
       let word = MemoryLayout<UInt>.stride
-      self.destroyer = destroyer
-      alignment = max(word, destroyer.alignment)
-      instanceOffset = (word + destroyer.alignment - 1) / destroyer.alignment * destroyer.alignment
-      size = instanceOffset + destroyer.size
+      self.instance = instance
+      alignment = max(word, instance.alignment)
+      instanceOffset = (word + instance.alignment - 1) / instance.alignment * instance.alignment
+      size = instanceOffset + instance.size
     }
 
     /// The unit of a multiton: its word.
-    static var multiton: Shape { Shape(destroyer: nil, instanceOffset: 0, size: 8, alignment: 8) }
+    static var multiton: Shape { Shape() }
 
-    private init(destroyer: InstanceDestroyer?, instanceOffset: Int, size: Int, alignment: Int) {
-      self.destroyer = destroyer
-      self.instanceOffset = instanceOffset
-      self.size = size
-      self.alignment = alignment
+    /// A multiton's: one word.
+    private init() {
+      instance = nil
+      instanceOffset = 0
+      size = MemoryLayout<UInt>.stride
+      alignment = MemoryLayout<UInt>.alignment
     }
   }
 
@@ -49,8 +50,8 @@ package final class UnitLayout: @unchecked Sendable {
     /// The end of the unit: the bytes a branch needs for it and every unit given out before.
     package let end: Int
     package let instanceOffset: Int
-    /// `nil` for a multiton's word. Kept alive by `shapes`.
-    package let destroyer: Unmanaged<InstanceDestroyer>?
+    /// The instance's layout; `nil` for a multiton's word.
+    package let instance: InstanceLayout?
   }
 
   /// Each unit's word, by the index its entry holds: 0 until it is given out, then its offset + 1.
@@ -105,7 +106,7 @@ package final class UnitLayout: @unchecked Sendable {
       (given + count).initialize(
         to: Unit(
           offset: start, end: start + shape.size, instanceOffset: shape.instanceOffset,
-          destroyer: shape.destroyer.map { .passUnretained($0) }))
+          instance: shape.instance))
       count += 1
       givenCount.store(count, ordering: .releasing)
       let published = UInt(start) + 1

@@ -59,8 +59,8 @@ extension Branch: InvariantChecking {
     if Int(bitPattern: start) % MemoryLayout<UInt>.alignment != 0 {
       violations.append("unit \(index)'s word is misaligned")
     }
-    if let destroyer = unit.destroyer {
-      let alignment = destroyer._withUnsafeGuaranteedRef { $0.alignment }
+    if let instance = unit.instance {
+      let alignment = instance.alignment
       if Int(bitPattern: start + unit.instanceOffset) % alignment != 0 {
         violations.append("unit \(index)'s instance is not aligned to \(alignment)")
       }

@@ -94,7 +94,7 @@ extension Branch {
   ///
   /// Inlined so that a disposable's load is specialised: the frame lives on this stack, and the
   /// loader is called through its box without a reference count.
-  @inlinable
+  @inlinable @inline(__always)
   func load<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation,
     thread: Unmanaged<LoadingThread>? = nil

@@ -159,6 +159,7 @@ package final class Branch: @unchecked Sendable {
 
   /// A branch of `definition` below `parent`, with room for a context of `context`'s layout, which
   /// the caller stores before publishing the branch.
+  @inline(__always)
   private init(
     definition: consuming ScopeDefinition, parent: Unmanaged<Branch>?, holdsParent: Bool, path: consuming ScopePath?,
     overrides: consuming (any AnyObject & Sendable)?, context: ContextLayout?
@@ -228,8 +229,8 @@ package final class Branch: @unchecked Sendable {
     for index in first..<(first + count) {
       let unit = layout.unit(at: index)
       let start = storage + unit.offset
-      if let destroyer = unit.destroyer {
-        if UnitState(start).isLoaded { destroyer._withUnsafeGuaranteedRef { $0.destroy(start + unit.instanceOffset) } }
+      if let instance = unit.instance {
+        if UnitState(start).isLoaded { instance.destroy(start + unit.instanceOffset) }
       } else {
         UnitState(start).releaseMultiton()
       }
