@@ -35,7 +35,7 @@ import Testing
         └─ cached in: Root › SessionScope(Session(user: "ann")), this branch
         """)
     #expect(
-      which.summary
+      which.summary()
         == "Greeter is served by Greeter.live() (cacheable), registered at \(site(base + 7)) in SessionScope")
   }
 
@@ -44,7 +44,7 @@ import Testing
     #expect(which.implementation?.isCachedInAncestor == true)
     #expect(which.implementation?.cachedIn == [.init(name: "Root")])
     #expect(
-      which.rendered(style: .ascii) == """
+      which.renderedTree(style: .ascii) == """
         Checkout is served by Checkout.live()
         |- scope: Root > SessionScope(Session(user: "ann"))
         |- registered at: \(site(base + 4)) in Root
@@ -73,7 +73,7 @@ import Testing
     let tagged = session.which(Tagged.self)
     #expect(tagged.implementation?.kind == .cacheablePerContext)
     #expect(tagged.implementation?.isCachedInAncestor == true)
-    #expect(tagged.rendered().contains("├─ kind: cacheable, one instance per branch and context value\n"))
+    #expect(tagged.renderedTree().contains("├─ kind: cacheable, one instance per branch and context value\n"))
   }
 
   @Test func anAsyncLoaderIsShownAsOne() throws {
@@ -92,7 +92,7 @@ import Testing
         └─ cached in: Root, this branch
         """)
     #expect(
-      which.summary
+      which.summary()
         == "TaxTable is served by TaxTable.downloaded() (cacheable, async), registered at \(site(line)) in Root")
     #expect(try session().which(Greeter.self).implementation?.isAsync == false)
   }
@@ -114,8 +114,28 @@ import Testing
                    or request it from a branch of SessionScope
         """)
     #expect(
-      which.summary
+      which.summary()
         == "Greeter is not served here: FeatureUndefined: no implementation of Greeter (\(site(line)))")
+  }
+
+  @Test func itIsJSONWithTheKeysOfADiagnostic() throws {
+    let served = try session().which(Checkout.self)
+    #expect(
+      served.json(pretty: false) == """
+        {"feature":"Checkout","scope":[{"name":"Root","context":null},\
+        {"name":"SessionScope","context":"Session(user: \\"ann\\")"}],\
+        "implementation":{"name":"Checkout.live()","kind":"cacheable","isAsync":false,\
+        "location":{"fileID":"\(#fileID)","line":\(base + 4)},"scope":"Root",\
+        "cachedIn":[{"name":"Root","context":null}],"isCachedInAncestor":true},"diagnostic":null}
+        """)
+    #expect(try session().which(Tagged.self).json().contains(#""kind": "cacheablePerContext","#))
+
+    let none = root.which(Greeter.self)
+    let diagnostic = try #require(none.diagnostic)
+    #expect(
+      none.json(pretty: false)
+        == #"{"feature":"Greeter","scope":[{"name":"Root","context":null}],"implementation":null,"diagnostic":"#
+        + diagnostic.json(pretty: false) + "}")
   }
 
   @Test func aConflictOrAReleasedBranchIsTheirDiagnostic() throws {

@@ -56,6 +56,7 @@ enum DocExamples {
       Block(key: "json", language: "json", text: loadingFailed.diagnostic.json()),
       Block(key: "which", language: "text", text: try String(describing: whichServesCheckout())),
       Block(key: "which.none", language: "text", text: String(describing: whichServesNothing())),
+      Block(key: "which.json", language: "json", text: try whichServesCheckout().json()),
     ]
     return blocks
   }
