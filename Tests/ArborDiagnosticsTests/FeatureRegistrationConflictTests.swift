@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// A feature registered twice in one scope fails every request for it with both sites.

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Synchronization
 import Testing
 
@@ -148,18 +149,7 @@ import Testing
     }
     #expect(try #require(built).which(Printer.self).diagnostic?.kind == "FeatureRegistrationConflict")
 
-    let kept = Mutex<Features?>(nil)
-    do {
-      let root = FeaturesRoot { registry in
-        registry.use(
-          .disposable { features in
-            kept.withLock { $0 = features }
-            return Printer.placeholder
-          })
-      }
-      _ = try root.instance(of: Printer.self)
-    }
-    let released = try #require(kept.withLock { $0 }).which(Printer.self)
+    let released = try featuresOfAReleasedBranch().which(Printer.self)
     #expect(released.diagnostic?.kind == "FeaturesReleased")
     #expect(released.scope.isEmpty)
   }

@@ -1,3 +1,4 @@
+import ArborDemoFeatures
 import ArborTesting
 import Testing
 
@@ -142,11 +143,12 @@ import Testing
   }
 
   @Test func patchingFeaturesThatAreNotATestContainerIsReported() {
-    let root = demoRoot()
+    let root = DemoTree.root()
+    let line = #line + 9
     expectIssues([
       """
       TestFeaturesMisuse: cannot patch Clock: these features are not a test container
-      ├─ requested at: ArborTestingTests/PatchingTests.swift:154
+      ├─ requested at: ArborTestingTests/PatchingTests.swift:\(line)
       └─ fix: patch a container made for the test: let features = TestFeatures(),
               or TestFeatures(root) to patch a copy of a real tree
       """

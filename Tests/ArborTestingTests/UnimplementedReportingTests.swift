@@ -1,3 +1,4 @@
+import ArborDemoFeatures
 import ArborTesting
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
     expectIssues([
       """
       FeatureUnimplemented: Unimplemented: Printer.print
-      ├─ placeholder at: ArborTestingTests/DemoFeatures.swift:21
+      ├─ placeholder at: ArborDemoFeatures/Printer.swift:21
       └─ fix: patch it in the test with features.patch(\\Printer.print, with: ...),
               or resolve Printer from a tree that registers an implementation
       """
@@ -21,17 +22,17 @@ import Testing
   @Test func anUnpatchedThrowingMemberRecordsOneIssueAndThrows() throws {
     let features = TestFeatures()
     let mailer: Mailer = try features.instance()
-    expectIssues([unimplementedIssue("Mailer.send", at: "ArborTestingTests/DemoFeatures.swift:33")]) {
+    expectIssues([unimplementedIssue("Mailer.send", at: PlaceholderSite.mailer)]) {
       let error = #expect(throws: FeatureUnimplemented.self) { try mailer.send("Hello") }
       #expect(error?.member == "Mailer.send")
-      #expect(error?.location.description == "ArborTestingTests/DemoFeatures.swift:33")
+      #expect(error?.location.description == PlaceholderSite.mailer)
     }
   }
 
   @Test func anUnpatchedValueMemberRecordsOneIssueAndReturnsItsPlaceholder() throws {
     let features = TestFeatures()
     let clock: Clock = try features.instance()
-    expectIssues([unimplementedIssue("Clock.now", at: "ArborTestingTests/DemoFeatures.swift:15")]) {
+    expectIssues([unimplementedIssue("Clock.now", at: PlaceholderSite.clock)]) {
       #expect(clock.now() == 0)
     }
   }
@@ -41,7 +42,7 @@ import Testing
     features.patch(\Printer.print, with: { _ in })
     let clock: Clock = try features.instance()
     let printer: Printer = try features.instance()
-    let issue = unimplementedIssue("Clock.now", at: "ArborTestingTests/DemoFeatures.swift:15")
+    let issue = unimplementedIssue("Clock.now", at: PlaceholderSite.clock)
     expectIssues([issue, issue]) {
       printer.print("\(clock.now())")
       printer.print("\(clock.now())")
@@ -55,7 +56,7 @@ import Testing
       await Task { printer.print("from a task") }.value
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
-        unimplementedIssue("Printer.print", at: "ArborTestingTests/DemoFeatures.swift:21")
+        unimplementedIssue("Printer.print", at: PlaceholderSite.printer)
       ]
     }
   }
@@ -70,7 +71,7 @@ import Testing
 
   @Test func aPlaceholderCalledWithoutAContainerIsReportedOnceTheReporterIsInstalled() throws {
     _ = TestFeatures()  // any use of ArborTesting installs the reporter for the whole process
-    expectIssues([unimplementedIssue("Printer.print", at: "ArborTestingTests/DemoFeatures.swift:21")]) {
+    expectIssues([unimplementedIssue("Printer.print", at: PlaceholderSite.printer)]) {
       Printer.placeholder.print("Hello")
     }
   }

@@ -1,13 +1,14 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 @Suite struct RegistrationTests {
-  struct LiveGreeter: FeatureImplementation {
+  struct LiveProfile: FeatureImplementation {
     let session: Session
     init(context: NoContext, features: Features) throws {
       session = try features.context(for: SessionScope.self)
     }
-    var instance: Greeter { Greeter(greet: {}, user: { [session] in session.user }) }
+    var instance: Profile { Profile(user: { [session] in session.user }) }
   }
 
   struct TaggedImplementation: FeatureImplementation {
@@ -20,11 +21,11 @@ import Testing
     let root = FeaturesRoot { registry in
       registry.use(TaggedImplementation.self)
       registry.defineScope(SessionScope.self) { registry in
-        registry.use(LiveGreeter.self)
+        registry.use(LiveProfile.self)
       }
     }
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
-    #expect(try session.instance(of: Greeter.self).user() == "ann")
+    #expect(try session.instance(of: Profile.self).user() == "ann")
     #expect(try session.instance(of: Tagged.self, context: "x").tag == "implemented x")
   }
 

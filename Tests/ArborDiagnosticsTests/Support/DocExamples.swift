@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Synchronization
 import Testing
 
@@ -69,7 +70,7 @@ enum DocExamples {
     .cacheable(implementation: "live()", file: "App/Greeter.swift", line: 12) { features in
       let session = try features.context(for: SessionScope.self, file: "App/Greeter.swift", line: 14)
       let printer = try features.instance(of: Printer.self, file: "App/Greeter.swift", line: 17)
-      return Greeter(greet: { try printer.print("Hello \(session.user)") })
+      return Greeter(greet: { printer.print("Hello \(session.user)") })
     }
   }
 
@@ -251,18 +252,7 @@ enum DocExamples {
   }
 
   static func featuresUsedAfterRelease() throws {
-    let kept = Mutex<Features?>(nil)
-    do {
-      let root = FeaturesRoot { registry in
-        registry.use(
-          .disposable { features in
-            kept.withLock { $0 = features }
-            return Printer.placeholder
-          })
-      }
-      _ = try root.instance(of: Printer.self)
-    }
-    _ = try kept.withLock { $0 }?.instance(of: Printer.self, file: "App/Greeter.swift", line: 20)
+    _ = try featuresOfAReleasedBranch().instance(of: Printer.self, file: "App/Greeter.swift", line: 20)
   }
 
   static func aPlaceholderCalled() throws {

@@ -1,4 +1,5 @@
 // Docs/Testing.md, "What an unpatched member does".
+import ArborDemoFeatures
 import ArborTesting
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
       issue.comments.map(\.rawValue) == [
         #"""
         FeatureUnimplemented: Unimplemented: Printer.print
-        ├─ placeholder at: ArborTestingTests/DemoFeatures.swift:21
+        ├─ placeholder at: ArborDemoFeatures/Printer.swift:21
         └─ fix: patch it in the test with features.patch(\Printer.print, with: ...),
                 or resolve Printer from a tree that registers an implementation
         """#

@@ -30,3 +30,10 @@ func unimplementedIssue(_ member: String, at site: String) -> String {
             or resolve \(feature) from a tree that registers an implementation
     """
 }
+
+/// Where the demo's placeholders are written (Sources/DemoFeatures), as reports show them.
+enum PlaceholderSite {
+  static let clock = "ArborDemoFeatures/Clock.swift:20"
+  static let printer = "ArborDemoFeatures/Printer.swift:21"
+  static let mailer = "ArborDemoFeatures/Mailer.swift:21"
+}
