@@ -21,7 +21,7 @@ let package = Package(
     .testTarget(name: "ArborTests", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Tests/ArborTests"),
     .testTarget(
       name: "ArborDiagnosticsTests", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Tests/ArborDiagnosticsTests"),
-    .testTarget(name: "ArborDocsTests", dependencies: ["Arbor", "ArborTesting"], path: "Tests/ArborDocsTests"),
+    .testTarget(name: "ArborDocsTests", dependencies: ["Arbor"], path: "Tests/ArborDocsTests"),
     .testTarget(
       name: "ArborTestingTests", dependencies: ["ArborTesting", "ArborDemoFeatures"], path: "Tests/ArborTestingTests"),
   ],
