@@ -14,12 +14,16 @@ let package = Package(
     .target(name: "ArborScopes", dependencies: ["ArborDiagnostics"], path: "Sources/Scopes"),
     .target(name: "Arbor", dependencies: ["ArborDiagnostics", "ArborScopes"], path: "Sources/Core"),
     .target(name: "ArborTesting", dependencies: ["Arbor"], path: "Sources/Testing"),
-    .executableTarget(name: "ArborDemo", dependencies: ["Arbor"], path: "Sources/Demo"),
-    .testTarget(name: "ArborTests", dependencies: ["Arbor"], path: "Tests/ArborTests"),
+    // The demo's features and trees: a library of the package only (no product), which the demo and
+    // the tests import.
+    .target(name: "ArborDemoFeatures", dependencies: ["Arbor"], path: "Sources/DemoFeatures"),
+    .executableTarget(name: "ArborDemo", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Sources/Demo"),
+    .testTarget(name: "ArborTests", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Tests/ArborTests"),
     .testTarget(
-      name: "ArborDiagnosticsTests", dependencies: ["Arbor"], path: "Tests/ArborDiagnosticsTests"),
-    .testTarget(name: "ArborDocsTests", dependencies: ["Arbor", "ArborTesting"], path: "Tests/ArborDocsTests"),
-    .testTarget(name: "ArborTestingTests", dependencies: ["ArborTesting"], path: "Tests/ArborTestingTests"),
+      name: "ArborDiagnosticsTests", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Tests/ArborDiagnosticsTests"),
+    .testTarget(name: "ArborDocsTests", dependencies: ["Arbor"], path: "Tests/ArborDocsTests"),
+    .testTarget(
+      name: "ArborTestingTests", dependencies: ["ArborTesting", "ArborDemoFeatures"], path: "Tests/ArborTestingTests"),
   ],
   swiftLanguageModes: [.v6]
 )

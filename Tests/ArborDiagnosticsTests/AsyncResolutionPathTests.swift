@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// Failures inside async loaders read like synchronous ones: the same path, sites and hints.

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// A failure inside a branch two scopes deep shows the whole scope path, each branch's context.

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// A loader's error is the cause of the loading failure: its description, or its own tree.

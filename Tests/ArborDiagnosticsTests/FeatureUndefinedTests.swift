@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// A missing feature names the scopes searched, where else it is registered, and where to register it.

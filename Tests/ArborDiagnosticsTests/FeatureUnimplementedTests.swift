@@ -6,11 +6,11 @@ import Testing
   @Test func aThrowingPlaceholderThrowsItsDiagnostic() throws {
     let line = #line + 1
     let greet: @Sendable () throws -> Void = unimplemented("Greeter.greet")
-    var thrown: FeatureUnimplemented?
-    withKnownIssue(isIntermittent: true) {  // a test failure where ArborTesting's reporter is installed
-      thrown = #expect(throws: FeatureUnimplemented.self) { try greet() }
+    let (thrown, reports) = IssueReporting.capturingReports {
+      #expect(throws: FeatureUnimplemented.self) { try greet() }
     }
     let error = try #require(thrown)
+    #expect(reports == [IssueReporting.Report(error.diagnostic, severity: .failure, site: error.location)])
     #expect(error.member == "Greeter.greet")
     expectRenderings(
       of: error,

@@ -1,22 +1,11 @@
 import Arbor
-import Synchronization
+import ArborDemoFeatures
 import Testing
 
 /// Features kept past their branch's release fail with where they were used and how to keep them.
 @Suite struct FeaturesReleasedTests {
   @Test func usingALoadersFeaturesAfterTheirBranchWasReleased() throws {
-    let kept = Mutex<Features?>(nil)
-    do {
-      let root = FeaturesRoot { registry in
-        registry.use(
-          .disposable { features in
-            kept.withLock { $0 = features }
-            return Printer.placeholder
-          })
-      }
-      _ = try root.instance(of: Printer.self)
-    }
-    let features = try #require(kept.withLock { $0 })
+    let features = try featuresOfAReleasedBranch()
     let line = #line + 1
     let error = #expect(throws: FeaturesReleased.self) { try features.instance(of: Printer.self) }
     expectRenderings(

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// A missing context names the scope and how to get a branch of it; a cacheable registered too high

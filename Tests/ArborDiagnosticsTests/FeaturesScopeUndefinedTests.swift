@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// Branching a scope where it is not defined, or requiring one that is not on the path, says where

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// The JSON of a diagnostic: every key, in a stable order, `null` for absent facts, causes nested.

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Synchronization
 import Testing
 
@@ -35,7 +36,7 @@ import Testing
         └─ cached in: Root › SessionScope(Session(user: "ann")), this branch
         """)
     #expect(
-      which.summary
+      which.summary()
         == "Greeter is served by Greeter.live() (cacheable), registered at \(site(base + 7)) in SessionScope")
   }
 
@@ -44,7 +45,7 @@ import Testing
     #expect(which.implementation?.isCachedInAncestor == true)
     #expect(which.implementation?.cachedIn == [.init(name: "Root")])
     #expect(
-      which.rendered(style: .ascii) == """
+      which.renderedTree(style: .ascii) == """
         Checkout is served by Checkout.live()
         |- scope: Root > SessionScope(Session(user: "ann"))
         |- registered at: \(site(base + 4)) in Root
@@ -73,7 +74,7 @@ import Testing
     let tagged = session.which(Tagged.self)
     #expect(tagged.implementation?.kind == .cacheablePerContext)
     #expect(tagged.implementation?.isCachedInAncestor == true)
-    #expect(tagged.rendered().contains("├─ kind: cacheable, one instance per branch and context value\n"))
+    #expect(tagged.renderedTree().contains("├─ kind: cacheable, one instance per branch and context value\n"))
   }
 
   @Test func anAsyncLoaderIsShownAsOne() throws {
@@ -92,7 +93,7 @@ import Testing
         └─ cached in: Root, this branch
         """)
     #expect(
-      which.summary
+      which.summary()
         == "TaxTable is served by TaxTable.downloaded() (cacheable, async), registered at \(site(line)) in Root")
     #expect(try session().which(Greeter.self).implementation?.isAsync == false)
   }
@@ -114,32 +115,41 @@ import Testing
                    or request it from a branch of SessionScope
         """)
     #expect(
-      which.summary
+      which.summary()
         == "Greeter is not served here: FeatureUndefined: no implementation of Greeter (\(site(line)))")
   }
 
+  @Test func itIsJSONWithTheKeysOfADiagnostic() throws {
+    let served = try session().which(Checkout.self)
+    #expect(
+      served.json(pretty: false) == """
+        {"feature":"Checkout","scope":[{"name":"Root","context":null},\
+        {"name":"SessionScope","context":"Session(user: \\"ann\\")"}],\
+        "implementation":{"name":"Checkout.live()","kind":"cacheable","isAsync":false,\
+        "location":{"fileID":"\(#fileID)","line":\(base + 4)},"scope":"Root",\
+        "cachedIn":[{"name":"Root","context":null}],"isCachedInAncestor":true},"diagnostic":null}
+        """)
+    #expect(try session().which(Tagged.self).json().contains(#""kind": "cacheablePerContext","#))
+
+    let none = root.which(Greeter.self)
+    let diagnostic = try #require(none.diagnostic)
+    #expect(
+      none.json(pretty: false)
+        == #"{"feature":"Greeter","scope":[{"name":"Root","context":null}],"implementation":null,"diagnostic":"#
+        + diagnostic.json(pretty: false) + "}")
+  }
+
   @Test func aConflictOrAReleasedBranchIsTheirDiagnostic() throws {
-    var built: Features?
-    withKnownIssue(isIntermittent: true) {
-      built = FeaturesRoot { registry in
+    let (built, reports) = IssueReporting.capturingReports {
+      FeaturesRoot { registry in
         registry.use(.disposable(implementation: "console()") { _ in Printer.placeholder })
         registry.use(.disposable(implementation: "silent()") { _ in Printer.placeholder })
       }
     }
-    #expect(try #require(built).which(Printer.self).diagnostic?.kind == "FeatureRegistrationConflict")
+    #expect(reports.map(\.diagnostic.kind) == ["FeatureRegistrationConflict"])  // reported as the root is built
+    #expect(built.which(Printer.self).diagnostic?.kind == "FeatureRegistrationConflict")
 
-    let kept = Mutex<Features?>(nil)
-    do {
-      let root = FeaturesRoot { registry in
-        registry.use(
-          .disposable { features in
-            kept.withLock { $0 = features }
-            return Printer.placeholder
-          })
-      }
-      _ = try root.instance(of: Printer.self)
-    }
-    let released = try #require(kept.withLock { $0 }).which(Printer.self)
+    let released = try featuresOfAReleasedBranch().which(Printer.self)
     #expect(released.diagnostic?.kind == "FeaturesReleased")
     #expect(released.scope.isEmpty)
   }

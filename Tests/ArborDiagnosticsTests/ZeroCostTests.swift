@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Synchronization
 import Testing
 

@@ -2,9 +2,11 @@ import Foundation
 import Testing
 
 /// Guides whose samples live in this test target: each ```swift block must appear verbatim in one
-/// of its Swift files, so every sample a reader copies has compiled.
+/// of its Swift files, or of the tests Docs/Testing.md quotes (the README's testing sample is that
+/// guide's first unit test), so every sample a reader copies has compiled.
 @Suite struct DocsSamplesTests {
   static let root = ReadmeTests.root
+  static let folders = ["Tests/ArborDocsTests", "Tests/ArborTestingTests/Docs"]
 
   static func swiftBlocks(in markdown: String) -> [String] {
     markdown.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
@@ -18,16 +20,18 @@ import Testing
   @Test(arguments: ["README.md", "Docs/Concurrency.md"])
   func everySampleOfTheGuideIsCompiled(guide: String) throws {
     let markdown = try String(contentsOf: Self.root.appendingPathComponent(guide), encoding: .utf8)
-    let folder = Self.root.appendingPathComponent("Tests/ArborDocsTests")
-    let sources = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
-      .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+    let sources = try Self.folders.flatMap { folder in
+      let folder = Self.root.appendingPathComponent(folder)
+      return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+    }.joined(separator: "\n")
     let blocks = Self.swiftBlocks(in: markdown)
     #expect(!blocks.isEmpty)
     for block in blocks {
       // Indentation aside: a guide may show a test's body without its enclosing suite.
       #expect(
         Self.unindented(sources).contains(Self.unindented(block)),
-        "not compiled anywhere in Tests/ArborDocsTests:\n\(block)")
+        "not compiled anywhere in \(Self.folders.joined(separator: " or ")):\n\(block)")
     }
   }
 }

@@ -1,7 +1,8 @@
+import ArborDemoFeatures
 import ArborTesting
 import Testing
 
-// The demo's features (Sources/Demo/main.swift), tested the way an app's tests would test them.
+// The demo's features (Sources/DemoFeatures), tested the way an app's tests would test them.
 
 @Suite struct GreeterTests {
   @Test func liveGreetsTheSessionUser() throws {
@@ -40,7 +41,7 @@ import Testing
   @Test func mailingWithoutAMailerReportsTheMissingPatch() throws {
     let features = TestFeatures()
     let greeter: Greeter = try features.load(Greeter.mailing())
-    expectIssues([unimplementedIssue("Mailer.send", at: "ArborTestingTests/DemoFeatures.swift:33")]) {
+    expectIssues([unimplementedIssue("Mailer.send", at: PlaceholderSite.mailer)]) {
       #expect(throws: FeatureUnimplemented.self) { try greeter.greet() }
     }
   }
@@ -65,7 +66,7 @@ import Testing
   @Test func withoutAClockItReportsTheMissingPatch() throws {
     let features = TestFeatures()
     let printer: Printer = try features.load(Printer.console())
-    expectIssues([unimplementedIssue("Clock.now", at: "ArborTestingTests/DemoFeatures.swift:15")]) {
+    expectIssues([unimplementedIssue("Clock.now", at: PlaceholderSite.clock)]) {
       printer.print("line")
     }
   }
@@ -75,7 +76,7 @@ import Testing
 @Suite struct DemoTreeTests {
   @Test func twoSessionsGreetTheirOwnUsers() throws {
     let printed = Lines()
-    let features = TestFeatures(demoRoot())
+    let features = TestFeatures(DemoTree.root())
     features.patch(\Printer.print, with: printed.print)
     for user in ["ann", "bob"] {
       let session = try features.branch(SessionScope.self, context: Session(user: user))
@@ -88,7 +89,7 @@ import Testing
   }
 
   @Test func theBrokenTreeFailsForWantOfAMailer() throws {
-    let features = TestFeatures(brokenRoot())
+    let features = TestFeatures(DemoTree.broken())
     let session = try features.branch(SessionScope.self, context: Session(user: "ann"))
     let error = #expect(throws: FeatureLoadingFailed.self) { let _: Greeter = try session.instance() }
     #expect(error?.diagnostic.causes.map(\.kind) == ["FeatureUndefined"])
@@ -96,7 +97,7 @@ import Testing
 
   @Test func aTestCanSupplyWhatTheBrokenTreeLacks() throws {
     let sent = Lines()
-    let features = TestFeatures(brokenRoot())
+    let features = TestFeatures(DemoTree.broken())
     features.patch(\Mailer.send, with: sent.print)
     let session = try features.branch(SessionScope.self, context: Session(user: "ann"))
     let greeter: Greeter = try session.instance()
@@ -104,13 +105,14 @@ import Testing
     #expect(sent.all == ["Hello"])
   }
 
-  /// The demo's deliberate mistake: a Greeter that needs a Mailer nobody registered.
-  func brokenRoot() -> Features {
-    FeaturesRoot { registry in
-      registry.use(Clock(now: { 42 }))
-      registry.defineScope(SessionScope.self) { registry in
-        registry.use(Greeter.mailing())
-      }
+  @Test func eachSessionLoadsItsGreeterOnce() throws {
+    let loads = Lines()
+    let features = TestFeatures(DemoTree.root(onGreeterLoad: { loads.append("loaded") }))
+    features.patch(\Printer.print, with: { _ in })
+    for user in ["ann", "bob"] {
+      let session = try features.branch(SessionScope.self, context: Session(user: user))
+      for _ in 0..<2 { try session.instance(of: Greeter.self).greet() }
     }
+    #expect(loads.all == ["loaded", "loaded"])
   }
 }

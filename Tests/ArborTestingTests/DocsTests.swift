@@ -18,7 +18,8 @@ import Testing
   }
 
   struct Sample {
-    /// The last `../Tests/...swift` link before the sample, as a path from the package.
+    /// The last `../Tests/...swift` or `../Sources/...swift` link before the sample, as a path from
+    /// the package.
     var source: String?
     var text: String
   }
@@ -39,9 +40,9 @@ import Testing
         }
       } else if line == "```swift" || line == "```text" {
         block = []
-      } else if let link = line.range(of: "](../Tests/") {
+      } else if let link = line.range(of: "](../") {
         let path = line[link.upperBound...].prefix { $0 != ")" }
-        source = "Tests/" + path
+        if path.hasPrefix("Tests/") || path.hasPrefix("Sources/") { source = String(path) }
       }
     }
     return samples

@@ -1,3 +1,4 @@
+import ArborDemoFeatures
 import ArborTesting
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
   }
 
   @Test func whatIsNotPatchedLoadsWithTheTreesLoaders() throws {
-    let features = TestFeatures(demoRoot())
+    let features = TestFeatures(DemoTree.root())
     let printed = Lines()
     features.patch(\Printer.print, with: printed.print)
     let session = try features.branch(SessionScope.self, context: Session(user: "ann"))
@@ -34,7 +35,7 @@ import Testing
   }
 
   @Test func patchingTheCopyLeavesTheTreeAsItWas() throws {
-    let root = demoRoot()
+    let root = DemoTree.root()
     let features = TestFeatures(root)
     features.use(Clock(now: { 7 }))
     let patched: Clock = try features.instance()
@@ -63,12 +64,12 @@ import Testing
   }
 
   @Test func aFeatureTheTreeDoesNotRegisterIsStillUndefined() throws {
-    let features = TestFeatures(demoRoot())
+    let features = TestFeatures(DemoTree.root())
     #expect(throws: FeatureUndefined.self) { let _: Mailer = try features.instance() }
   }
 
   @Test func butTheTestCanProvideIt() throws {
-    let features = TestFeatures(demoRoot())
+    let features = TestFeatures(DemoTree.root())
     let sent = Lines()
     features.patch(\Mailer.send, with: sent.print)
     let mailer: Mailer = try features.instance()
@@ -78,7 +79,7 @@ import Testing
 
   @Test func onlyTheTreesScopesCanBeBranched() throws {
     enum OtherScope: FeaturesScope {}
-    let features = TestFeatures(demoRoot())
+    let features = TestFeatures(DemoTree.root())
     #expect(throws: FeaturesScopeUndefined.self) { try features.branch(OtherScope.self) }
   }
 
@@ -104,7 +105,7 @@ import Testing
   }
 
   @Test func aCopyOfABranchIsAtTheSameBranchWithTheSameContexts() throws {
-    let session = try demoRoot().branch(SessionScope.self, context: Session(user: "bob"))
+    let session = try DemoTree.root().branch(SessionScope.self, context: Session(user: "bob"))
     let features = TestFeatures(session)
     let printed = Lines()
     features.patch(\Printer.print, with: printed.print)

@@ -1,3 +1,4 @@
+import ArborDemoFeatures
 import ArborTesting
 import Testing
 
@@ -69,12 +70,13 @@ import Testing
 
   @Test func loadingALoaderAsAnotherFeatureThrows() throws {
     let features = TestFeatures()
+    let line = #line + 1
     let loadAsPrinter = { let _: Printer = try features.load(Greeter.live()) }
     let error = #expect(throws: TestFeaturesMisuse.self) { try loadAsPrinter() }
     #expect(
       error?.diagnostic.renderedTree() == """
         TestFeaturesMisuse: Greeter.live() loads Greeter, not Printer
-        ├─ requested at: ArborTestingTests/LoadingTests.swift:72
+        ├─ requested at: ArborTestingTests/LoadingTests.swift:\(line)
         └─ fix: ask for the feature the loader loads: let greeter: Greeter = try features.load(Greeter.live())
         """)
   }
@@ -93,18 +95,19 @@ import Testing
 
   @Test func anAsyncLoaderLoadedWithoutAwaitThrows() throws {
     let features = TestFeatures()
+    let line = #line + 1
     let loadWithoutAwait = { let _: Greeter = try features.load(Greeter.awaiting()) }
     let error = #expect(throws: TestFeaturesMisuse.self) { try loadWithoutAwait() }
     #expect(
       error?.diagnostic.renderedTree() == """
         TestFeaturesMisuse: Greeter.awaiting() loads Greeter asynchronously
-        ├─ requested at: ArborTestingTests/LoadingTests.swift:96
+        ├─ requested at: ArborTestingTests/LoadingTests.swift:\(line)
         └─ fix: await it: let greeter: Greeter = try await features.load(Greeter.awaiting())
         """)
   }
 
   @Test func aRealTreeLoadsALoaderUnderTestToo() throws {
-    let root = demoRoot()
+    let root = DemoTree.root()
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
     let account: Account = try session.load(Account.live(), context: 1)
     #expect(account.balance() == 142)

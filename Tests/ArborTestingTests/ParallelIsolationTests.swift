@@ -1,3 +1,4 @@
+import ArborDemoFeatures
 import ArborTesting
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// so that others patch in between.
 @Suite struct ParallelIsolationTests {
   /// One tree shared by every case: copies of it must stay apart, and it must stay untouched.
-  static let sharedRoot = demoRoot()
+  static let sharedRoot = DemoTree.root()
 
   @Test(arguments: 0..<64)
   func parallelTestsSeeOnlyTheirOwnPatches(_ number: Int) async throws {

@@ -1,3 +1,4 @@
+import ArborDemoFeatures
 import ArborTesting
 import Testing
 
@@ -26,7 +27,7 @@ struct TraitTests {
 
   @Test(.features { $0.use(context: Session(user: "ann"), for: SessionScope.self) })
   func copiesOfARealTreeGetThemToo() throws {
-    let features = TestFeatures(demoRoot())
+    let features = TestFeatures(DemoTree.root())
     let clock: Clock = try features.instance()
     #expect(clock.now() == 1)
     #expect(try features.context(for: SessionScope.self).user == "ann")
@@ -65,7 +66,7 @@ struct TraitTests {
 @Suite struct WithoutTraitTests {
   @Test func aTestWithoutTheTraitGetsNoPatches() throws {
     let clock: Clock = try TestFeatures().instance()
-    expectIssues([unimplementedIssue("Clock.now", at: "ArborTestingTests/DemoFeatures.swift:15")]) {
+    expectIssues([unimplementedIssue("Clock.now", at: PlaceholderSite.clock)]) {
       #expect(clock.now() == 0)
     }
   }

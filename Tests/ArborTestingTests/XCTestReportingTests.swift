@@ -23,13 +23,13 @@ struct XCTestReportingTests {
     #expect(
       failures.map(\.description) == [
         // The first use of ArborTesting in the process is inside this test case: reported by XCTFail.
-        "failed - " + unimplementedIssue("Printer.print", at: "ArborTestingTests/DemoFeatures.swift:21"),
+        "failed - " + unimplementedIssue("Printer.print", at: PlaceholderSite.printer),
         // Once a test case is known to run, the failure is recorded on it as it is.
-        unimplementedIssue("Clock.now", at: "ArborTestingTests/DemoFeatures.swift:15"),
+        unimplementedIssue("Clock.now", at: PlaceholderSite.clock),
       ])
     // XCTFail's failure is attributed to the reporter; the other to the placeholder.
-    #expect(failures.map(\.file) == ["ArborTesting/XCTestReporter.swift", "ArborTestingTests/DemoFeatures.swift"])
-    #expect(failures.last?.line == 15)
+    #expect(failures.map(\.file) == ["ArborTesting/XCTestReporter.swift", "ArborDemoFeatures/Clock.swift"])
+    #expect(failures.last.map { "\($0.file ?? ""):\($0.line)" } == PlaceholderSite.clock)
     #expect(child.standardOutput.contains("Executed 2 tests, with 2 failures (0 unexpected)"))
     #expect(child.status == 1)
     #expect(!child.crashed)
@@ -41,7 +41,7 @@ struct XCTestReportingTests {
     #expect(child.lines(after: "ARBOR-OUTSIDE-VALUE") == ["0.0"])
     #expect(
       child.standardError.contains(
-        "warning: " + unimplementedIssue("Clock.now", at: "ArborTestingTests/DemoFeatures.swift:15") + "\n"))
+        "warning: " + unimplementedIssue("Clock.now", at: PlaceholderSite.clock) + "\n"))
   }
 
   @Test func outsideATestCaseAVoidPlaceholderCrashesWithTheDiagnostic() throws {
@@ -51,7 +51,7 @@ struct XCTestReportingTests {
     #expect(child.lines(after: "ARBOR-XCTEST-FAILURE").isEmpty)
     #expect(
       child.standardError.contains(
-        "error: " + unimplementedIssue("Printer.print", at: "ArborTestingTests/DemoFeatures.swift:21") + "\n"))
+        "error: " + unimplementedIssue("Printer.print", at: PlaceholderSite.printer) + "\n"))
   }
 }
 

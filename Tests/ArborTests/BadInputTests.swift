@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// Each kind of bad input is a typed error naming the feature or scope and the request's site.

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// Registries of thousands of features or scopes build, branch and resolve like small ones, in

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 @Suite struct CacheableLivesWhereRegisteredTests {
@@ -23,12 +24,12 @@ import Testing
       registry.use(
         .cacheable { features in
           let session = try features.context(for: SessionScope.self)
-          return Greeter(greet: {}, user: { session.user })
+          return Profile(user: { session.user })
         })
       registry.defineScope(SessionScope.self) { _ in }
     }
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
-    let error = #expect(throws: FeatureLoadingFailed.self) { try session.instance(of: Greeter.self) }
+    let error = #expect(throws: FeatureLoadingFailed.self) { try session.instance(of: Profile.self) }
     #expect(error?.cause is FeaturesScopeContextUnavailable)
   }
 
@@ -40,7 +41,7 @@ import Testing
           .cacheable { features in
             loads.next()
             let session = try features.context(for: SessionScope.self)
-            return Greeter(greet: {}, user: { session.user })
+            return Profile(user: { session.user })
           })
         registry.defineScope(RequestScope.self) { _ in }
       }
@@ -48,9 +49,9 @@ import Testing
     let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
     let request = try ann.branch(RequestScope.self, context: 1)
     // Requested first from below: still loaded in (and cached by) the session branch.
-    #expect(try request.instance(of: Greeter.self).user() == "ann")
-    #expect(try ann.instance(of: Greeter.self).user() == "ann")
-    #expect(try ann.branch(RequestScope.self, context: 2).instance(of: Greeter.self).user() == "ann")
+    #expect(try request.instance(of: Profile.self).user() == "ann")
+    #expect(try ann.instance(of: Profile.self).user() == "ann")
+    #expect(try ann.branch(RequestScope.self, context: 2).instance(of: Profile.self).user() == "ann")
     #expect(loads.value == 1)
   }
 

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 @Suite struct CurrentFeaturesTests {
@@ -7,7 +8,7 @@ import Testing
       registry.use(
         .cacheable { features in
           let session = try features.context(for: SessionScope.self)
-          return Greeter(greet: {}, user: { session.user })
+          return Profile(user: { session.user })
         })
     }
   }
@@ -18,7 +19,7 @@ import Testing
 
   /// Code deep in a call stack that knows nothing of the branch it runs in.
   static func currentUser() throws -> String {
-    try Features.current().instance(of: Greeter.self).user()
+    try Features.current().instance(of: Profile.self).user()
   }
 
   @Test func outsideAnyBlockReadingTheCurrentFeaturesIsAClearError() {
@@ -76,16 +77,16 @@ import Testing
 }
 
 @Suite struct ResolvedTests {
-  struct GreetingHandler {
+  struct ProfileHandler {
     static let declaration: UInt = #line + 1
-    @Resolved var greeter: Greeter
-    func user() -> String { greeter.user() }
+    @Resolved var profile: Profile
+    func user() -> String { profile.user() }
   }
 
   final class SessionController {
-    @Resolved var greeter: Greeter
+    @Resolved var profile: Profile
     init(features: Features) {
-      _greeter = Resolved(in: features)
+      _profile = Resolved(in: features)
     }
   }
 
@@ -97,7 +98,7 @@ import Testing
         let branch = try root.branch(SessionScope.self, context: Session(user: user))
         group.addTask {
           branch.withCurrent {
-            let handler = GreetingHandler()
+            let handler = ProfileHandler()
             return (user, handler.user())
           }
         }
@@ -109,7 +110,7 @@ import Testing
 
   @Test func thePropertyResolvesFromTheFeaturesItsOwnerHolds() throws {
     let controller = SessionController(features: try root.branch(SessionScope.self, context: Session(user: "ann")))
-    #expect(controller.greeter.user() == "ann")
+    #expect(controller.profile.user() == "ann")
   }
 
   struct AccountHandler {
@@ -134,14 +135,14 @@ import Testing
   }
 
   @Test func aFailureIsArborsDiagnosticWithTheDeclarationSite() throws {
-    let handler = GreetingHandler()  // no current features here
-    let error = #expect(throws: CurrentFeaturesUndefined.self) { try handler.$greeter.instance() }
-    let declaration = "ArborTests/CurrentFeaturesTests.swift:\(GreetingHandler.declaration)"
+    let handler = ProfileHandler()  // no current features here
+    let error = #expect(throws: CurrentFeaturesUndefined.self) { try handler.$profile.instance() }
+    let declaration = "ArborTests/CurrentFeaturesTests.swift:\(ProfileHandler.declaration)"
     #expect(error?.diagnostic.location?.description == declaration)
     let undefined = #expect(throws: FeatureUndefined.self) {
-      try root.withCurrent { try GreetingHandler().$greeter.instance() }  // Greeter lives in SessionScope
+      try root.withCurrent { try ProfileHandler().$profile.instance() }  // Profile lives in SessionScope
     }
-    #expect(undefined?.feature == Greeter.self)
+    #expect(undefined?.feature == Profile.self)
     #expect(undefined?.diagnostic.location?.description == declaration)
   }
 }

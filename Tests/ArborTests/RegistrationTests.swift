@@ -1,13 +1,14 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 @Suite struct RegistrationTests {
-  struct LiveGreeter: FeatureImplementation {
+  struct LiveProfile: FeatureImplementation {
     let session: Session
     init(context: NoContext, features: Features) throws {
       session = try features.context(for: SessionScope.self)
     }
-    var instance: Greeter { Greeter(greet: {}, user: { [session] in session.user }) }
+    var instance: Profile { Profile(user: { [session] in session.user }) }
   }
 
   struct TaggedImplementation: FeatureImplementation {
@@ -20,11 +21,11 @@ import Testing
     let root = FeaturesRoot { registry in
       registry.use(TaggedImplementation.self)
       registry.defineScope(SessionScope.self) { registry in
-        registry.use(LiveGreeter.self)
+        registry.use(LiveProfile.self)
       }
     }
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
-    #expect(try session.instance(of: Greeter.self).user() == "ann")
+    #expect(try session.instance(of: Profile.self).user() == "ann")
     #expect(try session.instance(of: Tagged.self, context: "x").tag == "implemented x")
   }
 
@@ -37,17 +38,16 @@ import Testing
   }
 
   @Test func registeringAFeatureTwiceInOneScopeFailsEveryRequestWithBothSites() throws {
-    let first: UInt = #line + 5
-    let second: UInt = #line + 5
-    var built: Features?
-    withKnownIssue(isIntermittent: true) {  // reported as the root is built
-      built = FeaturesRoot { registry in
+    let first: UInt = #line + 4
+    let second: UInt = #line + 4
+    let (root, reports) = IssueReporting.capturingReports {
+      FeaturesRoot { registry in
         registry.use(.disposable(implementation: "console") { _ in Printer(print: { _ in }) })
         registry.use(.disposable(implementation: "silent") { _ in Printer(print: { _ in }) })
         registry.use(Clock(now: { 1 }))
       }
     }
-    let root = try #require(built)
+    #expect(reports.map(\.diagnostic.kind) == ["FeatureRegistrationConflict"])  // reported as the root is built
     let error = #expect(throws: FeatureRegistrationConflict.self) { try root.instance(of: Printer.self) }
     #expect(error?.feature == Printer.self)
     #expect(

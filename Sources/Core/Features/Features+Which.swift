@@ -72,8 +72,9 @@ extension Features {
 
   /// What serves a feature in one branch: the answer of ``Features/which(_:file:line:)``.
   ///
-  /// Exactly one of ``implementation`` and ``diagnostic`` is set. `print` shows the tree of
-  /// ``rendered(style:)``; ``summary`` is one line.
+  /// Exactly one of ``implementation`` and ``diagnostic`` is set. It renders as a diagnostic does:
+  /// `print` shows the tree of ``renderedTree(style:)``, ``summary(style:)`` is one line and
+  /// ``json(pretty:)`` is JSON.
   ///
   /// ```swift
   /// let which = session.which(Greeter.self)
@@ -127,7 +128,7 @@ extension Features {
       public let isCachedInAncestor: Bool
     }
 
-    /// The tree `print` shows.
+    /// The tree `print` shows, drawn as ``Diagnostic/renderedTree(style:)`` draws a diagnostic's.
     ///
     /// ```
     /// Greeter is served by Greeter.live()
@@ -138,21 +139,30 @@ extension Features {
     ///               and its loader cannot see the contexts of this branch
     /// ```
     ///
+    /// When none serves the feature, the diagnostic hangs below as `because`.
+    ///
     /// - Parameter style: Unicode box drawing (the default) or ASCII.
-    /// - Returns: The rendered tree, without a final newline.
-    public func rendered(style: Diagnostic.Style = .unicode) -> String {
-      treeNode(style: style).rendered(style: style)
+    /// - Returns: The rendered tree, lines separated by `\n`, without a final newline.
+    public func renderedTree(style: Diagnostic.Style = .unicode) -> String {
+      renderTree(style: style)
     }
 
-    /// The tree of ``rendered(style:)`` with Unicode box drawing.
-    public var description: String { rendered() }
+    /// The tree of ``renderedTree(style:)`` with Unicode box drawing.
+    public var description: String { renderedTree() }
 
-    /// One line: `Greeter is served by Greeter.live() (cacheable), registered at App/Main.swift:12 in Root`.
+    /// One line: the implementation, its kind and where it was registered; or, when none serves the
+    /// feature, the diagnostic's ``Diagnostic/summary(style:)``.
     ///
-    /// When none serves it, the line ends with the diagnostic's summary.
-    public var summary: String {
+    /// ```
+    /// Greeter is served by Greeter.live() (cacheable), registered at App/Main.swift:12 in Root
+    /// Mailer is not served here: FeatureUndefined: no implementation of Mailer (App/Main.swift:44)
+    /// ```
+    ///
+    /// - Parameter style: Unicode (the default) or ASCII arrows, in the diagnostic's summary.
+    /// - Returns: The summary line.
+    public func summary(style: Diagnostic.Style = .unicode) -> String {
       guard let implementation else {
-        return "\(feature) is not served here" + (diagnostic.map { ": " + $0.summary() } ?? "")
+        return "\(feature) is not served here" + (diagnostic.map { ": " + $0.summary(style: style) } ?? "")
       }
       var line =
         "\(feature) is served by \(implementation.name) (\(implementation.kind.name)"
@@ -162,7 +172,27 @@ extension Features {
       return line
     }
 
-    private func treeNode(style: Diagnostic.Style) -> TreeNode {
+    /// The answer as a JSON object with stable keys, for tools, written as ``Diagnostic/json(pretty:)``
+    /// writes a diagnostic.
+    ///
+    /// Keys always appear in this order, absent facts as `null`: `feature`, `scope`
+    /// (`[{"name", "context"}]`), `implementation` (`{"name", "kind", "isAsync", "location", "scope",
+    /// "cachedIn", "isCachedInAncestor"}`), `diagnostic` (a diagnostic, with the schema of
+    /// ``Diagnostic/json(pretty:)``). `kind` is `static`, `disposable`, `cacheable`,
+    /// `cacheablePerContext` or `placeholder`. `Docs/Diagnostics.md` has the full schema and an example.
+    ///
+    /// ```swift
+    /// let json = session.which(Greeter.self).json()
+    /// ```
+    ///
+    /// - Parameter pretty: Indent with two spaces, one member a line (`false` gives one line).
+    /// - Returns: The JSON text.
+    public func json(pretty: Bool = true) -> String {
+      renderJSON(pretty: pretty)
+    }
+
+    /// The answer as the root of a text tree: the implementation's facts, or the diagnostic below.
+    package func treeNode(style: Diagnostic.Style) -> TreeNode {
       var facts: [(label: String, value: String)] = []
       if !scope.isEmpty { facts.append(("scope", Diagnostic.render(scope: scope, style: style))) }
       guard let implementation else {

@@ -21,7 +21,7 @@ public func unimplemented<each Argument>(
   let location = SourceLocation(fileID: file, line: line)
   return { (_: repeat each Argument) in
     let error = FeatureUnimplemented(member: member, location: location)
-    if !IssueReporting.report(error.diagnostic, severity: .failure) {
+    if !IssueReporting.report(error.diagnostic, severity: .failure, at: location) {
       fatalError(error.diagnostic.renderedTree())
     }
   }
@@ -44,7 +44,7 @@ public func unimplemented<each Argument, Result>(
   let location = SourceLocation(fileID: file, line: line)
   return { (_: repeat each Argument) in
     let error = FeatureUnimplemented(member: member, location: location)
-    IssueReporting.report(error.diagnostic, severity: .failure)
+    IssueReporting.report(error.diagnostic, severity: .failure, at: location)
     throw error
   }
 }
@@ -70,7 +70,8 @@ public func unimplemented<each Argument, Result>(
 ) -> @Sendable (repeat each Argument) -> Result {
   let location = SourceLocation(fileID: file, line: line)
   return { (_: repeat each Argument) in
-    IssueReporting.report(FeatureUnimplemented(member: member, location: location).diagnostic, severity: .warning)
+    IssueReporting.report(
+      FeatureUnimplemented(member: member, location: location).diagnostic, severity: .warning, at: location)
     return placeholder()
   }
 }

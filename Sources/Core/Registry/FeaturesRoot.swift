@@ -1,3 +1,4 @@
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// Builds the root of a features tree from its registry: static values, loaders, and scopes.
 ///
 /// Named like a type because it reads as one at the call site: it is the one place a tree's

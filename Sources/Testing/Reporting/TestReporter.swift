@@ -18,7 +18,7 @@ import Testing
 ///    with a placeholder value (which it returns), a crash for a member with nothing to return.
 ///    This is also what happens on a thread or a detached task that does not inherit the Swift
 ///    Testing test's task locals.
-enum TestReporter {
+package enum TestReporter {
   /// Installs the reporter once; cheap after the first call.
   static func install() {
     _ = installed
@@ -29,25 +29,26 @@ enum TestReporter {
     IssueReporting.install(report)
   }()
 
-  /// The installed reporter: `true` when a running test took the diagnostic.
-  @Sendable static func report(_ diagnostic: Diagnostic, severity: IssueReporting.Severity) -> Bool {
+  /// The installed reporter: `true` when a running test took the report.
+  @Sendable static func report(_ report: IssueReporting.Report) -> Bool {
     // Every report is a failure in a test, a value member's too: a test must patch what it calls.
-    let text = diagnostic.renderedTree()
+    let text = report.diagnostic.renderedTree()
     if let test = Test.current {
-      Issue.record(Comment(rawValue: text), sourceLocation: test.sourceLocation)
+      let comment = Comment(rawValue: text)
+      if let issueCapture {
+        issueCapture(comment, test.sourceLocation)
+      } else {
+        Issue.record(comment, sourceLocation: test.sourceLocation)
+      }
       return true
     }
-    return XCTestReporter.fail(text, at: diagnostic.site)
+    return XCTestReporter.fail(text, at: report.site)
   }
-}
 
-extension Diagnostic {
-  /// The source site a test failure is attributed to: where the placeholder is written, or where
-  /// the failing request was made.
-  var site: (file: String, line: Int)? {
-    let written = notes.first { $0.label == "placeholder at" }?.value ?? location?.description
-    guard let written, let colon = written.lastIndex(of: ":"), let line = Int(written[written.index(after: colon)...])
-    else { return nil }
-    return (String(written[..<colon]), line)
-  }
+  /// Test hook: where the issue a Swift Testing test would record goes instead, while it is set.
+  ///
+  /// Tests of this reporter check the issue it makes, and which test it is attributed to, without
+  /// recording a real one. A task-local: only the reports of the task that sets it (and of tasks it
+  /// starts) go to it.
+  @TaskLocal package static var issueCapture: (@Sendable (Comment, Testing.SourceLocation) -> Void)?
 }

@@ -29,7 +29,7 @@
     /// Records `text` as a failure of the running test case.
     ///
     /// - Returns: `true` when a test case was running and recorded it; `false` when none was.
-    static func fail(_ text: String, at site: (file: String, line: Int)?) -> Bool {
+    static func fail(_ text: String, at site: SourceLocation?) -> Bool {
       switch observer.running {
       case .idle:
         return false
@@ -102,24 +102,28 @@
     let testCase: XCTestCase
 
     /// Records `text` as a failure of the test case, at `site` when it is known.
-    func record(_ text: String, at site: (file: String, line: Int)?) {
+    func record(_ text: String, at site: SourceLocation?) {
+      // XCTest takes a path; the `#fileID` is what Arbor has, and what its diagnostics show.
+      let file = site?.fileID.description
+      let line = site.map { Int($0.line) }
       #if canImport(ObjectiveC)
         var issue = XCTIssue(type: .assertionFailure, compactDescription: text)
-        if let site {
+        if let file, let line {
           issue.sourceCodeContext = XCTSourceCodeContext(
-            location: XCTSourceCodeLocation(filePath: site.file, lineNumber: site.line))
+            location: XCTSourceCodeLocation(filePath: file, lineNumber: line))
         }
         testCase.record(issue)
       #else
-        testCase.recordFailure(
-          withDescription: text, inFile: site?.file ?? "<unknown>", atLine: site?.line ?? 0, expected: true)
+        testCase.recordFailure(withDescription: text, inFile: file ?? "<unknown>", atLine: line ?? 0, expected: true)
       #endif
     }
   }
 #else
+  import ArborDiagnostics
+
   /// Without XCTest there is no XCTest test case to fail.
   enum XCTestReporter {
     static func register() {}
-    static func fail(_ text: String, at site: (file: String, line: Int)?) -> Bool { false }
+    static func fail(_ text: String, at site: SourceLocation?) -> Bool { false }
   }
 #endif

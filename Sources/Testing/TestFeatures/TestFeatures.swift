@@ -1,5 +1,6 @@
 import Arbor
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// A test container: features in which every feature is its placeholder until the test patches it.
 ///
 /// It is a plain ``Features`` value, so it goes wherever one goes: a loader under test receives it
@@ -35,6 +36,7 @@ public func TestFeatures() -> Features {
   return features
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// A test copy of a real tree, for integration tests: the same registrations, with the test's patches
 /// on top.
 ///

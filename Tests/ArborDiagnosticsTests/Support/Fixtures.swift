@@ -1,43 +1,18 @@
 import Arbor
+import ArborDemoFeatures
+import Synchronization
+import Testing
 
-// The features, scopes and errors the diagnostics tests fail with. Loaders are written in the
-// tests themselves, so that every expected request site is a line of the test that checks it.
-
-struct Session: Sendable, Hashable {
-  var user: String
-}
+// The features, scopes and errors the diagnostics tests fail with, beside the demo's (Session,
+// SessionScope, Clock, Printer, Greeter, Mailer). Loaders are written in the tests themselves, so
+// that every expected request site is a line of the test that checks it.
 
 struct Request: Sendable, Hashable {
   var id: Int
 }
 
-enum SessionScope: FeaturesScope { typealias Context = Session }
 enum RequestScope: FeaturesScope { typealias Context = Request }
 enum AdminScope: FeaturesScope {}
-
-/// A static feature.
-struct Clock: StaticFeature {
-  var now: @Sendable () -> Double
-  static var placeholder: Clock { Clock(now: unimplemented("Clock.now", placeholder: 0)) }
-}
-
-/// A disposable feature.
-struct Printer: DisposableFeature {
-  var print: @Sendable (String) throws -> Void
-  static var placeholder: Printer { Printer(print: unimplemented("Printer.print")) }
-}
-
-/// A cacheable feature.
-struct Greeter: CacheableFeature {
-  var greet: @Sendable () throws -> Void
-  static var placeholder: Greeter { Greeter(greet: unimplemented("Greeter.greet")) }
-}
-
-/// A disposable feature nobody registers in most trees.
-struct Mailer: DisposableFeature {
-  var send: @Sendable (String) throws -> Void
-  static var placeholder: Mailer { Mailer(send: unimplemented("Mailer.send")) }
-}
 
 /// A cacheable feature with a context: one instance per tag.
 struct Tagged: CacheableFeature {
@@ -72,4 +47,21 @@ struct QuotaExceeded: DiagnosticError {
   var diagnostic: Diagnostic {
     Diagnostic(kind: "QuotaExceeded", message: "100 of 100 mails sent today", fix: "wait until midnight UTC")
   }
+}
+
+/// The features a loader received, kept after the branch they belong to was released: every
+/// request through them fails with `FeaturesReleased`.
+func featuresOfAReleasedBranch() throws -> Features {
+  let kept = Mutex<Features?>(nil)
+  do {
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .disposable { features in
+          kept.withLock { $0 = features }
+          return Printer.placeholder
+        })
+    }
+    _ = try root.instance(of: Printer.self)
+  }
+  return try #require(kept.withLock { $0 })
 }

@@ -1,4 +1,5 @@
 // Docs/Testing.md, "Code that reads the current features".
+import ArborDemoFeatures
 import ArborTesting
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 // Docs/Testing.md, "A first unit test".
+import ArborDemoFeatures
 import ArborTesting
 import Synchronization
 import Testing

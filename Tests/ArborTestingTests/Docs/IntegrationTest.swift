@@ -1,4 +1,5 @@
 // Docs/Testing.md, "An integration test of a branch".
+import ArborDemoFeatures
 import ArborTesting
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 // Docs/Testing.md, "Loading the implementation under test".
+import ArborDemoFeatures
 import ArborTesting
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 // Docs/Testing.md, "Patching".
+import ArborDemoFeatures
 import ArborTesting
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 // Docs/Testing.md, "Patches for a whole suite".
+import ArborDemoFeatures
 import ArborTesting
 import Testing
 

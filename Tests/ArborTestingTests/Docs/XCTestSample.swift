@@ -1,4 +1,5 @@
 // Docs/Testing.md, "XCTest".
+import ArborDemoFeatures
 import ArborTesting
 import Synchronization
 import XCTest

@@ -1,31 +1,13 @@
 import Arbor
 import Synchronization
 
-struct Session: Hashable, Sendable, CustomStringConvertible {
-  var user: String
-  var description: String { "Session(user: \"\(user)\")" }
-}
-
-enum SessionScope: FeaturesScope { typealias Context = Session }
 enum RequestScope: FeaturesScope { typealias Context = Int }
 enum AdminScope: FeaturesScope {}
 
-struct Clock: StaticFeature {
-  var now: @Sendable () -> Double
-  static var placeholder: Clock { Clock(now: unimplemented("Clock.now", placeholder: 0)) }
-}
-
-struct Printer: DisposableFeature {
-  var print: @Sendable (String) -> Void
-  static var placeholder: Printer { Printer(print: unimplemented("Printer.print")) }
-}
-
-struct Greeter: CacheableFeature {
-  var greet: @Sendable () throws -> Void
+/// A cacheable that says whose it is: the session (and request) it was loaded for.
+struct Profile: CacheableFeature {
   var user: @Sendable () -> String
-  static var placeholder: Greeter {
-    Greeter(greet: unimplemented("Greeter.greet"), user: unimplemented("Greeter.user", placeholder: ""))
-  }
+  static var placeholder: Profile { Profile(user: unimplemented("Profile.user", placeholder: "")) }
 }
 
 /// A cacheable whose instances say which implementation and which load made them.
