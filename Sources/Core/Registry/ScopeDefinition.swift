@@ -37,21 +37,26 @@ package final class ScopeDefinition: Sendable {
     _ content: ScopeContent, parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type],
     reporting: inout [Diagnostic]
   ) {
-    var grouped: [ObjectIdentifier: [(registration: Registration, site: SourceLocation)]] = [:]
-    var order: [ObjectIdentifier] = []
+    // The first registration of each feature, in order, and every registration of the features
+    // registered more than once: one hash per registration, and no allocation per feature.
+    var firstIndex: [ObjectIdentifier: Int] = [:]
+    firstIndex.reserveCapacity(content.registrations.count)
+    var firsts: [(registration: Registration, site: SourceLocation)] = []
+    firsts.reserveCapacity(content.registrations.count)
+    var conflicting: [Int: [(registration: Registration, site: SourceLocation)]] = [:]
     for entry in content.registrations {
-      if grouped[entry.registration.featureID] == nil { order.append(entry.registration.featureID) }
-      grouped[entry.registration.featureID, default: []].append(entry)
+      let id = entry.registration.featureID
+      if let first = firstIndex.updateValue(firsts.count, forKey: id) {
+        firstIndex[id] = first  // registered again: the first registration keeps its place
+        conflicting[first, default: [firsts[first]]].append(entry)
+      } else {
+        firsts.append(entry)
+      }
     }
-    var bindings: [Binding] = []
-    bindings.reserveCapacity(order.count)
-    for id in order {
-      let entries = grouped[id]!
-      let first = entries[0]
-      bindings.append(
-        Binding(
-          registration: first.registration, site: first.site, scope: content.scope,
-          conflicts: entries.count > 1 ? entries : []))
+    let bindings = firsts.indices.map { index in
+      Binding(
+        registration: firsts[index].registration, site: firsts[index].site, scope: content.scope,
+        conflicts: conflicting[index] ?? [])
     }
     self.init(
       scope: content.scope, location: content.location, bindings: bindings,
