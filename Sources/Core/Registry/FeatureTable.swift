@@ -19,33 +19,50 @@ package struct FeatureTable: Sendable {
       case conflict
     }
 
+    // Pointers first, then the small fields packed: 48 bytes an entry, which keeps the tables of a
+    // large registry small (a table has twice as many buckets as entries).
     @usableFromInline package let key: UInt
-    @usableFromInline package let kind: Kind
-    /// How many branches up, from a branch of this scope, the registering branch is.
-    @usableFromInline package var depth: Int
-    /// The word of its unit in the registering scope's ``UnitLayout`` (cacheables): 0 until the unit
-    /// is given out, then the unit's offset in the registering branch's storage, plus 1.
-    @usableFromInline package var unitWord: UnsafeMutablePointer<Atomic<UInt>>?
-    /// Where the instance starts within its unit (cacheables without a context).
-    @usableFromInline package var instanceOffset: Int
-    /// The unit's offset when it was given out as the table was built (a root's): every branch of
-    /// the registering scope has it, so a read needs neither the word nor a bound check. -1 if not.
-    @usableFromInline package var fixedOffset: Int
     /// The registration's payload: a `Box<F>` or a `Loader<F>`.
     @usableFromInline package let payload: UnsafeRawPointer
     package let binding: Unmanaged<Binding>
+    /// The word of its unit in the registering scope's ``UnitLayout`` (cacheables): 0 until the unit
+    /// is given out, then the unit's offset in the registering branch's storage, plus 1.
+    @usableFromInline package var unitWord: UnsafeMutablePointer<Atomic<UInt>>?
+    @usableFromInline var storedDepth: Int32
+    @usableFromInline var storedInstanceOffset: Int32
+    @usableFromInline var storedFixedOffset: Int32
+    @usableFromInline package let kind: Kind
     /// Whether the loader is `async`: only `try await features.instance()` can run it.
     @usableFromInline package let isAsync: Bool
+
+    /// How many branches up, from a branch of this scope, the registering branch is.
+    @inlinable package var depth: Int {
+      get { Int(storedDepth) }
+      set { storedDepth = Int32(newValue) }
+    }
+
+    /// Where the instance starts within its unit (cacheables without a context).
+    @inlinable package var instanceOffset: Int {
+      get { Int(storedInstanceOffset) }
+      set { storedInstanceOffset = Int32(newValue) }
+    }
+
+    /// The unit's offset when it was given out as the table was built (a root's): every branch of
+    /// the registering scope has it, so a read needs neither the word nor a bound check. -1 if not.
+    @inlinable package var fixedOffset: Int {
+      get { Int(storedFixedOffset) }
+      set { storedFixedOffset = Int32(newValue) }
+    }
 
     /// - Parameter key: The feature's key; a test hook may choose another.
     init(_ binding: Binding, key: UInt? = nil) {
       let registration = binding.registration
       self.key = key ?? FeatureTable.key(registration.feature)
       kind = binding.conflicts.isEmpty ? .serves(registration.lifetime) : .conflict
-      depth = 0
+      storedDepth = 0
       unitWord = nil
-      instanceOffset = 0
-      fixedOffset = -1
+      storedInstanceOffset = 0
+      storedFixedOffset = -1
       payload = UnsafeRawPointer(Unmanaged.passUnretained(registration.payload).toOpaque())
       self.binding = Unmanaged.passUnretained(binding)
       isAsync = registration.isAsync
@@ -64,10 +81,10 @@ package struct FeatureTable: Sendable {
     }
 
     @inlinable package var kind: Entry.Kind { pointer.pointee.kind }
-    @inlinable package var depth: Int { pointer.pointee.depth }
+    @inlinable package var depth: Int { Int(pointer.pointee.storedDepth) }
     @inlinable package var unitWord: UnsafeMutablePointer<Atomic<UInt>> { pointer.pointee.unitWord.unsafelyUnwrapped }
-    @inlinable package var instanceOffset: Int { pointer.pointee.instanceOffset }
-    @inlinable package var fixedOffset: Int { pointer.pointee.fixedOffset }
+    @inlinable package var instanceOffset: Int { Int(pointer.pointee.storedInstanceOffset) }
+    @inlinable package var fixedOffset: Int { Int(pointer.pointee.storedFixedOffset) }
     @inlinable package var payload: UnsafeRawPointer { pointer.pointee.payload }
     @inlinable package var isAsync: Bool { pointer.pointee.isAsync }
     package var binding: Unmanaged<Binding> { pointer.pointee.binding }

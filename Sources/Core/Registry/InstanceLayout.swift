@@ -1,21 +1,20 @@
 /// How the instances of one feature type are stored in place in a branch, and destroyed.
 ///
-/// The feature's metatype, not a generic object per type: building a root with thousands of
-/// cacheables instantiates no metadata for them.
+/// The feature's metatype alone, not a generic object per type: building a root with thousands
+/// of cacheables instantiates no metadata for them, and each unit's record stays small.
 package struct InstanceLayout: Sendable {
   package let feature: any Feature.Type
-  package let size: Int
-  package let alignment: Int
 
   /// The layout of `feature`'s instances.
   init(_ feature: any Feature.Type) {
     self.feature = feature
-    (size, alignment) = Self.sizeAndAlignment(of: feature)
   }
 
-  private static func sizeAndAlignment<F: Feature>(of feature: F.Type) -> (Int, Int) {
-    (MemoryLayout<F>.size, MemoryLayout<F>.alignment)
-  }
+  package var size: Int { Self.size(of: feature) }
+  package var alignment: Int { Self.alignment(of: feature) }
+
+  private static func size<F: Feature>(of feature: F.Type) -> Int { MemoryLayout<F>.size }
+  private static func alignment<F: Feature>(of feature: F.Type) -> Int { MemoryLayout<F>.alignment }
 
   /// Destroys the instance at `instance`.
   package func destroy(_ instance: UnsafeMutableRawPointer) {

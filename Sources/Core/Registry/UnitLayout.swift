@@ -26,9 +26,10 @@ package final class UnitLayout: @unchecked Sendable {
     init(cacheable feature: any Feature.Type) {
       let instance = InstanceLayout(feature)
       let word = MemoryLayout<UInt>.stride
+      let instanceAlignment = instance.alignment
       self.instance = instance
-      alignment = max(word, instance.alignment)
-      instanceOffset = (word + instance.alignment - 1) / instance.alignment * instance.alignment
+      alignment = max(word, instanceAlignment)
+      instanceOffset = (word + instanceAlignment - 1) / instanceAlignment * instanceAlignment
       size = instanceOffset + instance.size
     }
 

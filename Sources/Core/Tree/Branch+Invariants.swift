@@ -1,11 +1,3 @@
-/// Something whose internal invariants a white-box test can check.
-package protocol InvariantChecking: AnyObject {
-  /// Every invariant that does not hold, in words; empty when all hold.
-  ///
-  /// - Parameter quiescent: Whether no request is in progress, so that nothing may be mid-load.
-  func invariantViolations(quiescent: Bool) -> [String]
-}
-
 extension Branch: InvariantChecking {
   /// Checks what the unsafe code of a branch relies on: its storage's layout and alignment, the
   /// state word of every unit (see ``UnitState``), its overflow blocks and multitons, and, when
@@ -89,29 +81,5 @@ extension Branch: InvariantChecking {
       expectedFirst = block.firstUnit + block.unitCount
     }
     return expectedFirst <= layout.count ? [] : ["overflow blocks hold \(expectedFirst) units of \(layout.count)"]
-  }
-}
-
-extension Multiton: InvariantChecking {
-  /// The table holds every entry, each found by probing from its hash; it is at most half full;
-  /// no load is waited for when quiescent.
-  package func invariantViolations(quiescent: Bool) -> [String] {
-    lock.withLock { state in
-      var violations: [String] = []
-      let current = state.tables[state.tables.count - 1]
-      if UInt(bitPattern: Unmanaged.passUnretained(current).toOpaque()) != table.load(ordering: .acquiring) {
-        violations.append("the published table is not the newest")
-      }
-      let capacity = current.mask + 1
-      if capacity & current.mask != 0 { violations.append("capacity \(capacity) is not a power of two") }
-      if state.entries.count * 2 > capacity {
-        violations.append("\(state.entries.count) entries in \(capacity) buckets")
-      }
-      for entry in state.entries where cached(entry.context) == nil {
-        violations.append("an entry is not found from its hash")
-      }
-      if quiescent, !state.inFlight.isEmpty { violations.append("\(state.inFlight.count) loads are waited for") }
-      return violations
-    }
   }
 }
