@@ -184,7 +184,12 @@ import Testing
 
 /// The hook a test container installs, reduced to "everything unregistered is its placeholder".
 private final class PlaceholderOverrides: FeatureOverrides {
-  func instance<F: Feature>(of feature: F.Type, context: F.Context) -> F? { nil }
+  func instance<F: Feature>(
+    of feature: F.Type, context: F.Context, in branch: Branch, at location: ArborDiagnostics.SourceLocation
+  )
+    -> F?
+  { nil }
+  func replaces(_ feature: any Feature.Type) -> Bool { false }
   func context<Scope: FeaturesScope>(for scope: Scope.Type) -> Scope.Context? { nil }
   var resolvesPlaceholders: Bool { true }
 }

@@ -69,7 +69,9 @@ extension Branch {
   /// What ``resolve(_:context:at:)`` keeps off its inlined path.
   @usableFromInline
   func resolveSlowly<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
-    if let overrides, let instance = overrides.instance(of: feature, context: context) { return instance }
+    if let overrides, let instance = overrides.instance(of: feature, context: context, in: self, at: location) {
+      return instance
+    }
     guard let entry = table.entry(for: FeatureTable.key(feature)) else {
       if let overrides, overrides.resolvesPlaceholders { return F.placeholder }
       throw FeatureUndefined(feature, in: self, at: location)

@@ -1,7 +1,12 @@
-/// Test containers replace resolution through this hook; a tree without one never consults it.
+/// Test containers and validation replace resolution through this hook; a tree without one never
+/// consults it.
 package protocol FeatureOverrides: AnyObject, Sendable {
-  /// The instance a request gets instead of resolving, if any.
-  func instance<F: Feature>(of feature: F.Type, context: F.Context) -> F?
+  /// The instance a request made in `branch` at `location` gets instead of resolving, if any.
+  func instance<F: Feature>(of feature: F.Type, context: F.Context, in branch: Branch, at location: SourceLocation)
+    -> F?
+  /// Whether every request for `feature` is answered by ``instance(of:context:in:at:)``, so that
+  /// its loader never runs.
+  func replaces(_ feature: any Feature.Type) -> Bool
   /// The context of a scope that no branch on the path carries, if the container provides one.
   func context<Scope: FeaturesScope>(for scope: Scope.Type) -> Scope.Context?
   /// Whether a feature nobody registered resolves to its placeholder instead of failing.

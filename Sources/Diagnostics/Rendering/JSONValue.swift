@@ -7,3 +7,14 @@ package enum JSONValue {
   case array([JSONValue])
   case object([(String, JSONValue)])
 }
+
+extension JSONValue {
+  /// This value as JSON text.
+  ///
+  /// - Parameter pretty: Indent with two spaces, one member a line (`false` gives one line).
+  package func text(pretty: Bool) -> String {
+    var writer = JSONWriter(pretty: pretty)
+    writer.write(self)
+    return writer.output
+  }
+}

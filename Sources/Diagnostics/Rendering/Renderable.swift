@@ -21,9 +21,7 @@ extension Renderable {
 
   /// The JSON text, indented with two spaces a level when `pretty`, else on one line.
   package func renderJSON(pretty: Bool) -> String {
-    var writer = JSONWriter(pretty: pretty)
-    writer.write(jsonValue)
-    return writer.output
+    jsonValue.text(pretty: pretty)
   }
 }
 

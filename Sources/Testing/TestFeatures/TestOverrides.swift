@@ -29,10 +29,17 @@ final class TestOverrides: FeatureOverrides {
     TestOverrides(resolvesPlaceholders: resolvesPlaceholders, state: state.withLock { $0 })
   }
 
-  func instance<F: Feature>(of feature: F.Type, context: F.Context) -> F? {
+  func instance<F: Feature>(of feature: F.Type, context: F.Context, in branch: Branch, at location: SourceLocation)
+    -> F?
+  {
     guard let override = state.withLock({ $0.features[ObjectIdentifier(feature)] }) else { return nil }
     // Resolved outside the lock: a patch or a placeholder may itself use this container.
     return (override as! FeatureOverride<F>).instance(context: context)  // stored under F's identifier
+  }
+
+  func replaces(_ feature: any Feature.Type) -> Bool {
+    state.withLock { ($0.features[ObjectIdentifier(feature)] as? any EveryRequestOverride)?.replacesEveryRequest }
+      ?? false
   }
 
   func context<Scope: FeaturesScope>(for scope: Scope.Type) -> Scope.Context? {
@@ -54,12 +61,21 @@ final class TestOverrides: FeatureOverrides {
   }
 }
 
+/// An override, whatever its feature.
+protocol EveryRequestOverride {
+  /// Whether every request gets the override, so the feature's loader never runs: a replacement
+  /// for every context, or patches (which apply to the placeholder).
+  var replacesEveryRequest: Bool { get }
+}
+
 /// How a test container resolves one feature: a replacement instance (for every context, or for
 /// some contexts only) and the patches applied on top, in the order they were made.
-struct FeatureOverride<F: Feature>: Sendable {
+struct FeatureOverride<F: Feature>: EveryRequestOverride, Sendable {
   var instance: F?
   var contextual: [(matches: @Sendable (F.Context) -> Bool, instance: F)] = []
   var patches: [@Sendable (inout F) -> Void] = []
+
+  var replacesEveryRequest: Bool { instance != nil || !patches.isEmpty }
 
   /// The instance for a request, or `nil` to resolve the feature as if it were not overridden.
   ///

@@ -1,7 +1,9 @@
 extension Branch {
   /// The async resolution primitive: async loaders run here, anything else as `resolve` does.
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
-    if let overrides, let instance = overrides.instance(of: feature, context: context) { return instance }
+    if let overrides, let instance = overrides.instance(of: feature, context: context, in: self, at: location) {
+      return instance
+    }
     guard let entry = definition.table.entry(for: FeatureTable.key(feature)), case .serves(let lifetime) = entry.kind,
       entry.isAsync
     else { return try resolve(feature, context: context, at: location) }
@@ -30,7 +32,7 @@ extension Branch {
   }
 
   /// Runs an async loader with its frame on the task's path.
-  private func loadAsync<F: Feature>(
+  func loadAsync<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, frame given: AsyncFrame?,
     at location: SourceLocation
   ) async throws -> F {

@@ -1,0 +1,36 @@
+/// Validation could not branch a scope: its `Context` is not `Void` and no context was given for
+/// it, so neither its loaders nor those of the scopes below it were checked.
+///
+/// ```
+/// FeaturesScopeUnchecked: SessionScope was not checked: no context to branch it with
+/// ├─ scope: Root
+/// ├─ unchecked: SessionScope, SessionScope › RequestScope
+/// └─ fix: give one: contexts.use(<a Session>, for: SessionScope.self)
+/// ```
+public struct FeaturesScopeUnchecked: DiagnosticError {
+  /// The scope that was not branched.
+  public let scope: any FeaturesScope.Type
+  /// What was not checked, and how to give the context.
+  public let diagnostic: Diagnostic
+
+  init(_ definition: ScopeDefinition, below branch: Branch, at location: SourceLocation) {
+    scope = definition.scope
+    var diagnostic = Diagnostic(
+      kind: "FeaturesScopeUnchecked",
+      message: "\(definition.scope.name) was not checked: no context to branch it with", feature: nil, in: branch,
+      frames: [], at: location)
+    let depth = branch.definition.scopePath.count
+    diagnostic.notes.append(
+      .init(
+        "unchecked",
+        definition.subtree.map { $0.scopePath.dropFirst(depth).map { scope in scope.name }.joined(separator: " › ") }
+          .joined(separator: ", ")))
+    diagnostic.fix =
+      "give one: contexts.use(<a \(contextTypeName(definition.scope))>, for: \(definition.scope.name).self)"
+    self.diagnostic = diagnostic
+  }
+}
+
+private func contextTypeName<Scope: FeaturesScope>(_ scope: Scope.Type) -> String {
+  String(describing: Scope.Context.self)
+}

@@ -1,0 +1,229 @@
+/// One validation pass over a tree's definitions: branches each defined scope with the contexts
+/// given, runs each of its loaders once through a ``ValidationRecorder``, then finds the cycles
+/// in what they requested and draws the graph.
+struct ValidationWalk {
+  let recorder: ValidationRecorder
+  let contexts: ValidationContexts
+  let location: SourceLocation
+  /// The validation branch each loader was checked in, by its binding.
+  private var branches: [ObjectIdentifier: Branch] = [:]
+  private var notes: [FeaturesValidation.Note] = []
+  /// The definitions walked, in order, with their graph clusters.
+  private var scopes: [(definition: ScopeDefinition, scope: FeaturesGraph.Scope)] = []
+
+  init(recorder: ValidationRecorder, contexts: ValidationContexts, location: SourceLocation) {
+    self.recorder = recorder
+    self.contexts = contexts
+    self.location = location
+  }
+
+  /// Checks `definition`, whose validation branch `features` views, and the scopes it defines.
+  mutating func check(_ definition: ScopeDefinition, in features: Features, parent: String?) async {
+    let branch: Branch
+    do {
+      branch = try features.branch(at: location)
+    } catch {
+      return  // the validation tree is held by this walk: never released
+    }
+    cluster(definition, parent: parent)
+    let cluster = scopes[scopes.count - 1].scope.id
+    for binding in definition.bindings {
+      branches[ObjectIdentifier(binding)] = branch
+      if !binding.conflicts.isEmpty {
+        recorder.record(FeatureRegistrationConflict(binding, in: branch, at: binding.site))
+      }
+      guard binding.registration.lifetime != .static, !recorder.replaces(binding.registration.feature) else { continue }
+      await checkLoader(of: binding, in: branch)
+    }
+    for child in definition.children.values.sorted(by: { $0.scope.name < $1.scope.name }) {
+      guard let childFeatures = branchForChecking(child.scope, below: branch) else {
+        recorder.record(FeaturesScopeUnchecked(child, below: branch, at: location))
+        for unchecked in child.subtree { self.cluster(unchecked, parent: nil) }
+        continue
+      }
+      await check(child, in: childFeatures, parent: cluster)
+    }
+  }
+
+  /// A branch of `scope` below `branch`, made with the context given for it; `nil` without one.
+  private func branchForChecking<Scope: FeaturesScope>(_ scope: Scope.Type, below branch: Branch) -> Features? {
+    guard let context = contexts.context(for: scope) else { return nil }
+    return try? Features(adopting: branch.branch(scope, context: context, holdsParent: true, at: location))
+  }
+
+  /// Runs the loader of `binding` once in `branch`, turning what goes wrong into problems and notes.
+  private mutating func checkLoader(of binding: Binding, in branch: Branch) async {
+    let reported = Lock<[String]>.make([])
+    let outcome: Result<Bool, any Error>
+    do {
+      let ran = try await IssueReporting.$capture.withValue({ report in
+        // A placeholder member the loader called: it behaved as the placeholder says.
+        if report.diagnostic.kind == "FeatureUnimplemented" {
+          reported.withLock { $0.append(report.diagnostic.message.replacing("Unimplemented: ", with: "")) }
+        }
+      }) {
+        try await recorder.checking(binding) { try await branch.runLoaderOnce(of: binding, at: binding.site) }
+      }
+      outcome = .success(ran)
+    } catch {
+      outcome = .failure(error)
+    }
+    let registration = binding.registration
+    func note(_ text: String) {
+      notes.append(
+        .init(
+          feature: String(describing: registration.feature), implementation: registration.implementation,
+          location: binding.site, text: text))
+    }
+    switch outcome {
+    case .success(false):
+      note(
+        "not run: its context is a value of type \(contextTypeName(registration.feature)), which validation cannot invent"
+      )
+    case .success(true):
+      for member in reported.withLock({ $0 }) { note("checked with the placeholder behaviour of \(member)") }
+    case .failure(let error):
+      let cause = (error as? FeatureLoadingFailed)?.cause ?? error
+      if let unimplemented = cause as? FeatureUnimplemented {
+        note("checked up to its call of \(unimplemented.member)")
+      } else if let unavailable = cause as? FeaturesScopeContextUnavailable {
+        recorder.record(unavailable)
+      } else {
+        recorder.record(error as? any DiagnosticError ?? UnexpectedValidationError(error))
+      }
+    }
+  }
+
+  /// Adds the graph cluster of `definition`.
+  private mutating func cluster(_ definition: ScopeDefinition, parent: String?) {
+    let id = "s\(scopes.count)"
+    scopes.append(
+      (definition, FeaturesGraph.Scope(id: id, path: definition.scopePath.map { scope in scope.name }, parent: parent)))
+  }
+
+  /// The result: the recorder's problems, then the cycles its requests close; the graph.
+  func finish() -> FeaturesValidation {
+    let (requests, problems) = recorder.state.withLock { ($0.requests, $0.problems) }
+    let cycles = findCycles(requests)
+    return FeaturesValidation(
+      problems: problems + cycles.map(\.error), notes: notes, graph: graph(requests, cycles: cycles.map(\.members)))
+  }
+
+  /// Every cycle of requests between loaders, once each, as the error a request along it throws.
+  private func findCycles(_ requests: [ValidationRecorder.Request]) -> [(error: CircularDependency, members: [Binding])]
+  {
+    var edges: [ObjectIdentifier: [(to: Binding, site: SourceLocation)]] = [:]
+    var order: [Binding] = []
+    for request in requests {
+      guard let to = request.to else { continue }
+      if edges[ObjectIdentifier(request.from)] == nil { order.append(request.from) }
+      edges[ObjectIdentifier(request.from), default: []].append((to, request.site))
+    }
+    var cycles: [(error: CircularDependency, members: [Binding])] = []
+    var seen: Set<[ObjectIdentifier]> = []
+    var finished: Set<ObjectIdentifier> = []
+    // Depth first from each loader; a request back to a loader on the current path closes a cycle.
+    func visit(_ binding: Binding, path: inout [(binding: Binding, site: SourceLocation)]) {
+      if let start = path.firstIndex(where: { $0.binding === binding }) {
+        let loop = Array(path[start...])
+        let key = loop.map { ObjectIdentifier($0.binding) }
+        let rotation = key.indices.min { key[$0].hashValue < key[$1].hashValue } ?? 0
+        guard seen.insert(Array(key[rotation...] + key[..<rotation])).inserted else { return }
+        cycles.append((cycleError(loop, closingAt: path.last!.site), loop.map(\.binding)))
+        return
+      }
+      guard !finished.contains(ObjectIdentifier(binding)) else { return }
+      for edge in edges[ObjectIdentifier(binding)] ?? [] {
+        path.append((binding, edge.site))
+        visit(edge.to, path: &path)
+        path.removeLast()
+      }
+      finished.insert(ObjectIdentifier(binding))
+    }
+    for binding in order {
+      var path: [(binding: Binding, site: SourceLocation)] = []
+      visit(binding, path: &path)
+    }
+    return cycles
+  }
+
+  /// The error of `loop`: each loader with the site of the request that leads to the next, the
+  /// last one's leading back to the first.
+  private func cycleError(_ loop: [(binding: Binding, site: SourceLocation)], closingAt site: SourceLocation)
+    -> CircularDependency
+  {
+    var frames: [LoadStep] = []
+    var requestedAt = loop[0].binding.site
+    for (binding, site) in loop {
+      let branch = branches[ObjectIdentifier(binding)]
+      frames.append(
+        LoadStep(
+          feature: binding.registration.feature, branch: branch.map(ObjectIdentifier.init) ?? ObjectIdentifier(binding),
+          context: (), location: requestedAt))
+      requestedAt = site
+    }
+    let closing = loop[0].binding
+    let branch = branches[ObjectIdentifier(closing)]!  // every loader that requested was checked in one
+    return CircularDependency(frames, closingWith: closing.registration.feature, in: branch, loopStart: 0, at: site)
+  }
+
+  /// The graph of every walked definition's registrations and every recorded request.
+  private func graph(_ requests: [ValidationRecorder.Request], cycles: [[Binding]]) -> FeaturesGraph {
+    var nodes: [FeaturesGraph.Node] = []
+    var ids: [ObjectIdentifier: String] = [:]
+    for (definition, scope) in scopes {
+      for binding in definition.bindings {
+        let registration = binding.registration
+        let id = "n\(nodes.count)"
+        ids[ObjectIdentifier(binding)] = id
+        nodes.append(
+          .init(
+            id: id, feature: String(describing: registration.feature), kind: Features.Which.Kind(registration.lifetime),
+            isAsync: registration.isAsync, implementation: registration.implementation, location: binding.site,
+            scope: scope.id))
+      }
+    }
+    var undefined: [String: String] = [:]
+    var cycleEdges: Set<[ObjectIdentifier]> = []
+    for members in cycles {
+      for index in members.indices {
+        cycleEdges.insert([ObjectIdentifier(members[index]), ObjectIdentifier(members[(index + 1) % members.count])])
+      }
+    }
+    var edges: [FeaturesGraph.Edge] = []
+    for request in requests {
+      guard let from = ids[ObjectIdentifier(request.from)] else { continue }
+      if let to = request.to, let target = ids[ObjectIdentifier(to)] {
+        let inCycle = cycleEdges.contains([ObjectIdentifier(request.from), ObjectIdentifier(to)])
+        edges.append(.init(from: from, to: target, location: request.site, problem: inCycle ? "cycle" : nil))
+      } else if request.to == nil {
+        let feature = String(describing: request.feature)
+        let target =
+          undefined[feature]
+          ?? {
+            let id = "u\(undefined.count)"
+            undefined[feature] = id
+            nodes.append(
+              .init(id: id, feature: feature, kind: nil, isAsync: false, implementation: nil, location: nil, scope: nil)
+            )
+            return id
+          }()
+        edges.append(.init(from: from, to: target, location: request.site, problem: "undefined"))
+      }
+    }
+    return FeaturesGraph(scopes: scopes.map(\.scope), nodes: nodes, edges: edges)
+  }
+}
+
+/// A loader threw an error that is not a ``DiagnosticError``: validation reports it as one.
+private struct UnexpectedValidationError: DiagnosticError {
+  let diagnostic: Diagnostic
+
+  init(_ error: any Error) {
+    diagnostic = Diagnostic(describing: error)
+  }
+}
+
+private func contextTypeName<F: Feature>(_ feature: F.Type) -> String {
+  String(describing: F.Context.self)
+}

@@ -1,0 +1,269 @@
+import Arbor
+import ArborDemoFeatures
+import ArborDiagnostics
+import Synchronization
+import Testing
+
+@Suite struct ValidationTests {
+  @Test func aSoundTreeHasNoProblemsAndValidationCachesNothing() async throws {
+    let greeterLoads = Tally()
+    let root = DemoTree.root(onGreeterLoad: { greeterLoads.next() })
+    let validation = await root.validate { contexts in contexts.use(Session(user: "check"), for: SessionScope.self) }
+    #expect(validation.problems.isEmpty)
+    try validation.check()
+    #expect(greeterLoads.value == 1)  // every loader runs once
+    // Nothing was cached: the real tree loads for real.
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    _ = try synchronously { try session.instance(of: Greeter.self) }
+    #expect(greeterLoads.value == 2)
+  }
+
+  @Test func anUndefinedFeatureIsReportedWithItsPathAndTheSiteOfTheRequest() async throws {
+    let validation = await DemoTree.broken().validate { $0.use(Session(user: "check"), for: SessionScope.self) }
+    let problem = try #require(validation.problems.first as? FeatureUndefined)
+    #expect(validation.problems.count == 1)
+    #expect(
+      problem.diagnostic.renderedTree() == """
+        FeatureUndefined: no implementation of Mailer
+        ├─ requested at: ArborDemoFeatures/Greeter.swift:44
+        ├─ scope: Root › SessionScope(Session(user: "check"))
+        ├─ path: Greeter → Mailer
+        ├─ searched: SessionScope, Root
+        └─ fix: register a loader for Mailer with registry.use(...) in FeaturesRoot
+                or in defineScope(SessionScope.self)
+        """)
+  }
+
+  @Test func aRootCacheableReadingASessionContextIsReported() async throws {
+    let root = FeaturesRoot { registry in
+      registry.use(.cacheable { features in Reader(user: try features.context(for: SessionScope.self).user) })
+      registry.defineScope(SessionScope.self) { _ in }
+    }
+    let validation = await root.validate { $0.use(Session(user: "check"), for: SessionScope.self) }
+    let problem = try #require(validation.problems.first as? FeaturesScopeContextUnavailable)
+    #expect(validation.problems.count == 1)
+    #expect(problem.diagnostic.notes.map(\.label) == ["why"])
+    #expect(problem.diagnostic.location?.line == 39)
+  }
+
+  @Test func aCycleIsFoundInTheRecordedRequestsWithItsWholePath() async throws {
+    let line = #line
+    let root = FeaturesRoot { registry in
+      registry.use(.cacheable { features in First(try features.instance(of: Second.self)) })
+      registry.use(.cacheable { features in Second(try features.instance(of: Third.self)) })
+      registry.use(.cacheable { features in Third(try features.instance(of: First.self)) })
+    }
+    let validation = await root.validate()
+    let cycle = try #require(validation.problems.first as? CircularDependency)
+    #expect(validation.problems.count == 1)
+    #expect(cycle.path.map { "\($0)" } == ["First", "Second", "Third", "First"])
+    #expect(
+      cycle.diagnostic.notes.first?.value == """
+        First at ArborTests/ValidationTests.swift:\(line + 2)
+        Second at ArborTests/ValidationTests.swift:\(line + 2)
+        Third at ArborTests/ValidationTests.swift:\(line + 3)
+        First at ArborTests/ValidationTests.swift:\(line + 4)
+        """)
+    #expect(validation.graph.edges.map(\.problem) == ["cycle", "cycle", "cycle"])
+  }
+
+  @Test func conflictsAndThrowingLoadersAreReported() async throws {
+    let root = FeaturesRoot { registry in
+      registry.use(.cacheable { _ in First(nil) })
+      registry.use(.cacheable { _ in First(nil) })
+      registry.use(.cacheable { _ -> Second in throw Offline() })
+    }
+    let validation = await root.validate()
+    #expect(validation.problems.map { $0.diagnostic.kind } == ["FeatureRegistrationConflict", "FeatureLoadingFailed"])
+    #expect((validation.problems.last as? FeatureLoadingFailed)?.cause is Offline)
+  }
+
+  @Test func aScopeWithoutAContextIsLeftUncheckedWithTheScopesBelowIt() async throws {
+    let line = #line + 10
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(.cacheable { _ in First(nil) })
+        registry.defineScope(JobScope.self) { _ in }
+      }
+      registry.defineScope(JobScope.self) { registry in  // Void: needs no context
+        registry.use(.cacheable { features in Second(try features.instance(of: Third.self)) })
+      }
+    }
+    let validation = await root.validate()
+    #expect(validation.problems.count == 2)
+    #expect(validation.problems.first is FeatureUndefined)  // JobScope, first by name, was checked
+    #expect(
+      validation.problems.last?.diagnostic.renderedTree() == """
+        FeaturesScopeUnchecked: SessionScope was not checked: no context to branch it with
+        ├─ requested at: ArborTests/ValidationTests.swift:\(line)
+        ├─ scope: Root
+        ├─ unchecked: SessionScope, SessionScope › JobScope
+        └─ fix: give one: contexts.use(<a Session>, for: SessionScope.self)
+        """)
+  }
+
+  @Test func aPlaceholderMemberCalledWhileLoadingIsANoteNotAProblem() async throws {
+    let line = #line
+    let root = FeaturesRoot { registry in
+      registry.use(Clock(now: { 1 }))
+      registry.use(Printer.console())
+      registry.use(.cacheable { features in First(seconds: try features.instance(of: Clock.self).now()) })
+      registry.use(
+        .cacheable { features in
+          try features.instance(of: Greeter.self).greet()  // throws: the placeholder is unimplemented
+          return Second(nil)
+        })
+      registry.use(.cacheable { _ in Greeter(greet: {}) })
+      registry.use(.cacheable { (id: Int, _) in Ledger(id: id) })
+    }
+    let (validation, reports) = await IssueReporting.capturingReports { await root.validate() }
+    #expect(validation.problems.isEmpty)
+    #expect(reports.isEmpty)  // nothing reached the reporter: no test failure, no warning
+    #expect(
+      validation.notes.map(\.description) == [
+        "First.aPlaceholderMemberCalledWhileLoadingIsANoteNotAProblem() (ArborTests/ValidationTests.swift:\(line + 4)):"
+          + " checked with the placeholder behaviour of Clock.now",
+        "Second.aPlaceholderMemberCalledWhileLoadingIsANoteNotAProblem() (ArborTests/ValidationTests.swift:\(line + 5)):"
+          + " checked up to its call of Greeter.greet",
+        "Ledger.aPlaceholderMemberCalledWhileLoadingIsANoteNotAProblem() (ArborTests/ValidationTests.swift:\(line + 11)):"
+          + " not run: its context is a value of type Int, which validation cannot invent",
+      ])
+  }
+
+  @Test func asyncLoadersAndNestedScopesAreValidated() async throws {
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.defineScope(JobScope.self) { registry in
+          registry.use(
+            .cacheable { features async throws in
+              try await Task.sleep(for: .milliseconds(1))
+              return First(try await features.instance(of: Second.self))
+            })
+        }
+      }
+    }
+    let validation = await root.validate { $0.use(Session(user: "check"), for: SessionScope.self) }
+    let undefined = try #require(validation.problems.first as? FeatureUndefined)
+    #expect(validation.problems.count == 1)
+    #expect(undefined.diagnostic.scope.map(\.name) == ["Root", "SessionScope", "JobScope"])
+    #expect(undefined.diagnostic.path.map(\.feature) == ["First", "Second"])
+  }
+
+  @Test func theReportOfThreeProblemsListsThemAll() async throws {
+    let line = #line
+    let root = FeaturesRoot { registry in
+      registry.use(.cacheable { features in First(try features.instance(of: Second.self)) })
+      registry.use(.cacheable { _ -> Third in throw Offline() })
+      registry.defineScope(SessionScope.self) { _ in }
+    }
+    let validation = await root.validate()
+    let failure = try #require(throws: FeaturesValidationFailed.self) { try validation.check() }
+    #expect(
+      failure.diagnostic.renderedTree() == """
+        FeaturesValidationFailed: 3 problems in the features tree
+        ├─ fix: fix each problem below; validation reports them all at once
+        ├─ cause: FeatureUndefined: no implementation of Second
+        │  ├─ requested at: ArborTests/ValidationTests.swift:\(line + 2)
+        │  ├─ scope: Root
+        │  ├─ path: First → Second
+        │  ├─ searched: Root
+        │  └─ fix: register a loader for Second with registry.use(...) in FeaturesRoot
+        ├─ cause: FeatureLoadingFailed: could not load Third
+        │  ├─ requested at: ArborTests/ValidationTests.swift:\(line + 3)
+        │  ├─ scope: Root
+        │  ├─ implementation: Third.theReportOfThreeProblemsListsThemAll() registered at ArborTests/ValidationTests.swift:\(line + 3) in Root
+        │  └─ cause: Offline: the network is down
+        └─ cause: FeaturesScopeUnchecked: SessionScope was not checked: no context to branch it with
+           ├─ requested at: ArborTests/ValidationTests.swift:\(line + 6)
+           ├─ scope: Root
+           ├─ unchecked: SessionScope
+           └─ fix: give one: contexts.use(<a Session>, for: SessionScope.self)
+        """)
+  }
+
+  @Test func theGraphShowsScopesLifetimesRequestsAndProblems() async throws {
+    let root = FeaturesRoot { registry in
+      registry.use(Clock(now: { 1 }))
+      registry.use(Printer.console())
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(Greeter.mailing())
+        registry.use(.cacheable { (id: Int, _) in Ledger(id: id) })
+      }
+    }
+    let graph = await root.validate { $0.use(Session(user: "check"), for: SessionScope.self) }.graph
+    #expect(
+      graph.mermaid() == """
+        flowchart LR
+          subgraph s0["Root"]
+            n0["Clock<br/>static · Clock value"]
+            n1[/"Printer<br/>disposable · Printer.console()"/]
+            subgraph s1["Root › SessionScope"]
+              n2(["Greeter<br/>cacheable · Greeter.mailing()"])
+              n3[["Ledger<br/>cacheable per context · Ledger.theGraphShowsScopesLifetimesRequestsAndProblems()"]]
+            end
+          end
+          u0{{"Mailer<br/>undefined"}}
+          n1 -->|"ArborDemoFeatures/Printer.swift:30"| n0
+          n2 -.->|"undefined: ArborDemoFeatures/Greeter.swift:44"| u0
+          classDef problem stroke:#d00,color:#d00
+          class u0 problem
+          linkStyle 1 stroke:#d00,color:#d00
+        """)
+    #expect(graph.dot().contains("subgraph cluster_s1 {\n      label=\"Root › SessionScope\";"))
+    #expect(graph.dot().contains("n2 -> u0 [label=\"undefined\\nArborDemoFeatures/Greeter.swift:44\", color=red"))
+    #expect(
+      graph.json(pretty: false).hasPrefix(
+        #"{"scopes":[{"id":"s0","path":["Root"],"parent":null},{"id":"s1","path":["Root","SessionScope"],"parent":"s0"}],"#
+          + #""nodes":[{"id":"n0","feature":"Clock","kind":"static","async":false,"implementation":"Clock value","#))
+  }
+
+  @Test func featuresOfAReleasedBranchValidateNothingAndSaySo() async throws {
+    let kept = Lock<Features?>.make(nil)
+    do {
+      let root = FeaturesRoot { registry in
+        registry.use(
+          .cacheable { features in
+            kept.withLock { $0 = features }
+            return First(nil)
+          })
+      }
+      _ = try synchronously { try root.instance(of: First.self) }
+    }
+    let validation = await try #require(kept.withLock { $0 }).validate()
+    #expect(validation.problems.map { $0.diagnostic.kind } == ["FeaturesReleased"])
+  }
+}
+
+private struct First: CacheableFeature {
+  var value: @Sendable () -> Double
+  init(_ next: (any Sendable)?) { value = { 1 } }
+  init(seconds: Double) { value = { seconds } }
+  static var placeholder: First { First(nil) }
+}
+
+private struct Second: CacheableFeature {
+  init(_ next: (any Sendable)?) {}
+  static var placeholder: Second { Second(nil) }
+}
+
+private struct Third: CacheableFeature {
+  init(_ next: (any Sendable)?) {}
+  static var placeholder: Third { Third(nil) }
+}
+
+private struct Reader: CacheableFeature {
+  let user: String
+  static var placeholder: Reader { Reader(user: "") }
+}
+
+private struct Ledger: CacheableFeature {
+  typealias Context = Int
+  let id: Int
+  static var placeholder: Ledger { Ledger(id: 0) }
+}
+
+private struct Offline: DiagnosticError {
+  var diagnostic: Diagnostic { Diagnostic(kind: "Offline", message: "the network is down") }
+}
+
+private enum JobScope: FeaturesScope {}
