@@ -17,14 +17,20 @@
 /// ```
 ///
 /// - Parameters:
+///   - observer: Told of every load, branch and teardown of the tree (see ``LoadProfile``);
+///     without one, nothing is recorded.
 ///   - file: Where the root is built; captured for you.
 ///   - line: Where the root is built; captured for you.
 ///   - define: Registers the root's features and scopes.
 /// - Returns: The features of the root branch.
 public func FeaturesRoot(
-  file: StaticString = #fileID, line: UInt = #line, _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
+  observer: (any FeaturesObserver)? = nil, file: StaticString = #fileID, line: UInt = #line,
+  _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
 ) -> Features {
-  Features(Branch(root: RootDefinition.make(at: SourceLocation(fileID: file, line: line), define), overrides: nil))
+  let location = SourceLocation(fileID: file, line: line)
+  let root = Branch(root: RootDefinition.make(at: location, observer: observer, define), overrides: nil)
+  if observer != nil { root.reportCreated() }
+  return Features(root)
 }
 
 /// Namespace for building root definitions.
@@ -35,13 +41,15 @@ package enum RootDefinition {
   ///   - location: Where the root is built: the "where" of the conflicts reported now.
   ///   - define: Registers the root's features and scopes.
   package static func make(
-    at location: SourceLocation? = nil, _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
+    at location: SourceLocation? = nil, observer: (any FeaturesObserver)? = nil,
+    _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
   ) -> ScopeDefinition {
     var registry = FeaturesRegistry<RootFeaturesScope>(
       content: ScopeContent(scope: RootFeaturesScope.self, location: nil))
     define(&registry)
     var conflicts: [Diagnostic] = []
-    let definition = ScopeDefinition(registry.content, parentTable: nil, parentPath: [], reporting: &conflicts)
+    let definition = ScopeDefinition(
+      registry.content, parentTable: nil, parentPath: [], observer: observer, reporting: &conflicts)
     for var conflict in conflicts {
       conflict.notes.insert(.init("root built at", location.map(\.description) ?? "unknown"), at: 0)
       IssueReporting.report(conflict, severity: .failure)
@@ -62,6 +70,7 @@ extension ScopeDefinition {
   func undefinedChild(_ scope: any FeaturesScope.Type) -> ScopeDefinition {
     var ignored: [Diagnostic] = []
     return ScopeDefinition(
-      ScopeContent(scope: scope, location: nil), parentTable: table, parentPath: scopePath, reporting: &ignored)
+      ScopeContent(scope: scope, location: nil), parentTable: table, parentPath: scopePath, observer: observer,
+      reporting: &ignored)
   }
 }

@@ -8,6 +8,7 @@ import Synchronization
 /// A scope defined by an ancestor's registry is branched here through a definition derived from
 /// that one: the same bindings and nested scopes, flattened over this definition's table. It is
 /// made on the first such branch and kept (see ``derived(from:)``).
+@usableFromInline
 package final class ScopeDefinition: Sendable {
   package let scope: any FeaturesScope.Type
   /// Where `defineScope` was called; `nil` at the root.
@@ -15,6 +16,10 @@ package final class ScopeDefinition: Sendable {
   /// The scopes from the root to this one.
   package let scopePath: [any FeaturesScope.Type]
   package let bindings: [Binding]
+  /// What the tree's loads and branches are reported to; `nil` when nobody observes the tree.
+  let observer: (any FeaturesObserver)?
+  /// Whether ``observer`` is set: one byte for the load path to test.
+  @usableFromInline let isObserved: Bool
   package let table: FeatureTable
   package let children: [ObjectIdentifier: ScopeDefinition]
   /// `children` as branching reads it: few, so scanned rather than hashed; `children` keeps them.
@@ -33,9 +38,10 @@ package final class ScopeDefinition: Sendable {
   /// The definition of a registry, with its nested scopes.
   ///
   /// - Parameter reporting: Collects the conflicts of this scope and of its nested ones.
+  /// - Parameter observer: The tree's observer, which every definition of the tree carries.
   convenience init(
     _ content: ScopeContent, parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type],
-    reporting: inout [Diagnostic]
+    observer: (any FeaturesObserver)?, reporting: inout [Diagnostic]
   ) {
     // The first registration of each feature, in order, and every registration of the features
     // registered more than once: one hash per registration, and no allocation per feature.
@@ -60,9 +66,11 @@ package final class ScopeDefinition: Sendable {
     }
     self.init(
       scope: content.scope, location: content.location, bindings: bindings,
-      parentTable: parentTable, parentPath: parentPath, origin: nil
+      parentTable: parentTable, parentPath: parentPath, origin: nil, observer: observer
     ) { table, scopePath in
-      content.scopes.map { ScopeDefinition($0, parentTable: table, parentPath: scopePath, reporting: &reporting) }
+      content.scopes.map {
+        ScopeDefinition($0, parentTable: table, parentPath: scopePath, observer: observer, reporting: &reporting)
+      }
     }
     for binding in bindings where !binding.conflicts.isEmpty {
       reporting.append(FeatureRegistrationConflict.diagnostic(binding, scopePath: scopePath))
@@ -77,7 +85,7 @@ package final class ScopeDefinition: Sendable {
   convenience init(deriving source: ScopeDefinition, parentTable: FeatureTable, parentPath: [any FeaturesScope.Type]) {
     self.init(
       scope: source.scope, location: source.location, bindings: source.bindings,
-      parentTable: parentTable, parentPath: parentPath, origin: source.origin
+      parentTable: parentTable, parentPath: parentPath, origin: source.origin, observer: source.observer
     ) { table, scopePath in
       source.children.values.map { ScopeDefinition(deriving: $0, parentTable: table, parentPath: scopePath) }
     }
@@ -86,10 +94,13 @@ package final class ScopeDefinition: Sendable {
   private init(
     scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding],
     parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,
+    observer: (any FeaturesObserver)?,
     children makeChildren: (FeatureTable, [any FeaturesScope.Type]) -> [ScopeDefinition]
   ) {
     self.scope = scope
     self.location = location
+    self.observer = observer
+    isObserved = observer != nil
     let scopePath = parentPath + [scope]
     self.scopePath = scopePath
     self.bindings = bindings

@@ -102,7 +102,34 @@ extension Branch {
     thread: Unmanaged<LoadingThread>? = nil
   ) throws -> F {
     if entry.isAsync { throw requiresAwait(feature, context: context, entry: entry, at: location) }
-    return try (thread ?? LoadingThread.currentReference)._withUnsafeGuaranteedRef { thread in
+    // An observed tree's loads take a path of their own: an unobserved load pays this one branch.
+    if definition.isObserved { return try observedLoad(feature, context: context, entry: entry, at: location) }
+    return try loadUnobserved(feature, context: context, entry: entry, at: location, thread: thread)
+  }
+
+  /// ``load(_:context:entry:at:thread:)`` in an observed tree: timed, and reported when it ends.
+  @usableFromInline @inline(never)
+  func observedLoad<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
+  ) throws -> F {
+    let observation = LoadObservation(feature, entry: entry, in: self, at: location)
+    do {
+      let instance = try loadUnobserved(feature, context: context, entry: entry, at: location, thread: nil)
+      observation.end(failure: nil)
+      return instance
+    } catch {
+      observation.end(failure: error)
+      throw error
+    }
+  }
+
+  /// ``load(_:context:entry:at:thread:)`` without an observer.
+  @inlinable @inline(__always)
+  func loadUnobserved<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation,
+    thread: Unmanaged<LoadingThread>?
+  ) throws -> F {
+    try (thread ?? LoadingThread.currentReference)._withUnsafeGuaranteedRef { thread in
       let parent = thread.top
       let depth = parent.map { $0.pointee.depth &+ 1 } ?? 0
       // On a long path, the check hashes the context, and the frame is indexed with that hash.

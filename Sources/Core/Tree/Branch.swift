@@ -17,7 +17,7 @@ package final class Branch: @unchecked Sendable {
   // `state` guards (a Lock), and the path, lock and overflow blocks, each published once by an
   // atomic compare-and-exchange. An instance is written before its state word is set with release
   // ordering and never written again; instances are destroyed in deinit, when no reader remains.
-  package let definition: ScopeDefinition
+  @usableFromInline package let definition: ScopeDefinition
   /// The parent branch, kept alive by this branch's hold on it (see ``BranchAnchor``), or while a
   /// request holds the ``tether``.
   package var parent: Branch? { parentReference?.takeUnretainedValue() }
@@ -102,6 +102,7 @@ package final class Branch: @unchecked Sendable {
       _ = (child.storage + Int(child.contextOffset)).initializeMemory(
         as: Scope.Context.self, repeating: context, count: 1)
     }
+    if definition.isObserved { child._withUnsafeGuaranteedRef { $0.reportCreated() } }
     return child
   }
 
@@ -438,6 +439,12 @@ package final class Branch: @unchecked Sendable {
   var anchor: Unmanaged<BranchAnchor> {
     // The address alone: reading the whole features would retain their owner.
     Features.loaderAnchor(at: loaderFeatures.address)
+  }
+
+  /// Tells the tree's observer this branch was made.
+  @usableFromInline
+  func reportCreated() {
+    definition.observer?.branchCreated(BranchEvent(scope: path.diagnosticSteps, time: .now))
   }
 
   /// The branch of the root of this tree.

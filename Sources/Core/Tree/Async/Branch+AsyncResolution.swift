@@ -48,23 +48,35 @@ extension Branch {
       frame = AsyncFrame(step: step, parent: path, load: path?.load ?? AsyncLoadNode(step: step, path: path))
     }
     let loader = binding.registration.payload as! AsyncLoader<F>  // an async registration holds one
+    let observation =
+      definition.isObserved ? LoadObservation(feature, binding: binding, in: self, at: location) : nil
     do {
-      return try await AsyncFrame.$current.withValue(frame) {
+      let instance = try await AsyncFrame.$current.withValue(frame) {
         let features = loaderFeatures
         // As for synchronous loaders: never the requester's current features, only these.
         guard Features.hasCurrentInTask else { return try await loader.load(context, features) }
         return try await Features.$currentInTask.withValue(features) { try await loader.load(context, features) }
       }
-    } catch let error as CircularDependency {
-      throw error
-    } catch let error as CancellationError where Task.isCancelled {
-      // A disposable loads in its requester's task: cancelling the requester ends its request with
-      // `CancellationError`, as it ends a wait for a cacheable (whose load runs in a task of its own).
-      throw error
+      observation?.end(failure: nil)
+      return instance
     } catch {
-      throw FeatureLoadingFailed(
-        feature, binding: binding, cause: error, in: self, path: frame.parent?.frames ?? [], at: location)
+      let failure = wrappedAsyncFailure(feature, binding: binding, frame: frame, cause: error, at: location)
+      observation?.end(failure: failure)
+      throw failure
     }
+  }
+
+  /// What an async loader's error becomes for its requester.
+  private func wrappedAsyncFailure<F: Feature>(
+    _ feature: F.Type, binding: Binding, frame: AsyncFrame, cause: any Error, at location: SourceLocation
+  ) -> any Error {
+    // A cycle already names the whole loop.
+    if cause is CircularDependency { return cause }
+    // A disposable loads in its requester's task: cancelling the requester ends its request with
+    // `CancellationError`, as it ends a wait for a cacheable (whose load runs in a task of its own).
+    if cause is CancellationError, Task.isCancelled { return cause }
+    return FeatureLoadingFailed(
+      feature, binding: binding, cause: cause, in: self, path: frame.parent?.frames ?? [], at: location)
   }
 
   /// The task's path, after checking that it is not already loading `feature` here.

@@ -1,0 +1,29 @@
+/// Told of what a features tree does: every load, every branch made and closed, every teardown.
+///
+/// Give one to ``FeaturesRoot(observer:file:line:_:)``; it sees the whole tree. Without one,
+/// nothing is recorded and a cached read is unchanged: a load pays one predictable branch.
+/// ``LoadProfile`` is a ready observer. Methods are called on the thread or task that did the
+/// work, possibly many at once, so an observer must be cheap and safe under concurrency; every
+/// method has an empty default.
+///
+/// ```swift
+/// final class SlowLoads: FeaturesObserver {
+///   func loaded(_ load: LoadEvent) {
+///     if load.duration > .milliseconds(100) { print("slow: \(load.implementation) took \(load.duration)") }
+///   }
+/// }
+/// let root = FeaturesRoot(observer: SlowLoads()) { registry in ... }
+/// ```
+public protocol FeaturesObserver: AnyObject, Sendable {
+  /// A loader ran: what it loaded, where, for whom, how long it took, and how it ended.
+  func loaded(_ load: LoadEvent)
+  /// A branch was made.
+  func branchCreated(_ branch: BranchEvent)
+}
+
+extension FeaturesObserver {
+  /// Does nothing.
+  public func loaded(_ load: LoadEvent) {}
+  /// Does nothing.
+  public func branchCreated(_ branch: BranchEvent) {}
+}

@@ -1,0 +1,37 @@
+/// A load in an observed tree, from its start to its end: what the observer is told of it.
+@usableFromInline
+struct LoadObservation {
+  private let observer: any FeaturesObserver
+  private let feature: any Feature.Type
+  private let binding: Binding
+  private let scope: [Diagnostic.ScopeStep]
+  private let path: [Diagnostic.PathStep]
+  private let start: ContinuousClock.Instant
+
+  /// Starts observing a load of `feature` through `entry` in `branch`, requested at `location`.
+  @usableFromInline
+  init(_ feature: any Feature.Type, entry: FeatureTable.EntryReference, in branch: Branch, at location: SourceLocation)
+  {
+    self.init(feature, binding: entry.binding.takeUnretainedValue(), in: branch, at: location)
+  }
+
+  init(_ feature: any Feature.Type, binding: Binding, in branch: Branch, at location: SourceLocation) {
+    observer = branch.definition.observer!  // observed trees only
+    self.feature = feature
+    self.binding = binding
+    scope = branch.path.diagnosticSteps
+    path = Diagnostic.path(LoadingThread.currentPath, closingWith: feature, at: location)
+    start = .now
+  }
+
+  /// Tells the observer the load ended, with `failure` if it threw.
+  @usableFromInline
+  func end(failure: (any Error)?) {
+    let duration = ContinuousClock.now - start
+    observer.loaded(
+      LoadEvent(
+        feature: String(describing: feature), implementation: binding.registration.implementation,
+        registeredAt: binding.site, scope: scope, path: path, isAsync: binding.registration.isAsync, start: start,
+        duration: duration, failure: failure.map(Diagnostic.init(describing:))))
+  }
+}
