@@ -18,6 +18,11 @@ for user in ["ann", "bob"] {
 }
 print("Greeter.live() ran \(loads.load(ordering: .relaxed)) times for 4 requests in 2 sessions.\n")
 
+print("Validated before it serves, every scope at once, the tree has no problems; as a Mermaid graph:")
+let validation = await root.validate { contexts in contexts.use(Session(user: "check"), for: SessionScope.self) }
+try validation.check()
+print(validation.graph.mermaid() + "\n")
+
 print("A deliberate mistake: a Greeter that needs a Mailer nobody registered.")
 do {
   let session = try DemoTree.broken().branch(SessionScope.self, context: Session(user: "ann"))

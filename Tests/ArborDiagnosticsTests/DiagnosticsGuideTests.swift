@@ -30,7 +30,7 @@ import Testing
     for kind in [
       "FeatureUndefined", "FeatureLoadingFailed", "FeaturesScopeUndefined", "FeaturesScopeContextUnavailable",
       "CircularDependency", "FeatureRegistrationConflict", "FeaturesReleased", "FeatureUnimplemented",
-      "FeatureRequiresAwait", "CurrentFeaturesUndefined",
+      "FeatureRequiresAwait", "CurrentFeaturesUndefined", "FeaturesValidationFailed", "FeaturesScopeUnchecked",
     ] {
       #expect(text.contains("\n### `\(kind)`\n"), "no section for \(kind)")
     }

@@ -68,11 +68,14 @@ import Testing
   }
 
   @Test func conflictsAndThrowingLoadersAreReported() async throws {
-    let root = FeaturesRoot { registry in
-      registry.use(.cacheable { _ in First(nil) })
-      registry.use(.cacheable { _ in First(nil) })
-      registry.use(.cacheable { _ -> Second in throw Offline() })
-    }
+    // The conflict is also reported as the root is built: captured here.
+    let root = IssueReporting.capturingReports {
+      FeaturesRoot { registry in
+        registry.use(.cacheable { _ in First(nil) })
+        registry.use(.cacheable { _ in First(nil) })
+        registry.use(.cacheable { _ -> Second in throw Offline() })
+      }
+    }.result
     let validation = await root.validate()
     #expect(validation.problems.map { $0.diagnostic.kind } == ["FeatureRegistrationConflict", "FeatureLoadingFailed"])
     #expect((validation.problems.last as? FeatureLoadingFailed)?.cause is Offline)

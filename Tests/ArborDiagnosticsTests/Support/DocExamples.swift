@@ -49,6 +49,7 @@ enum DocExamples {
       Block(
         key: "CurrentFeaturesUndefined", language: "text",
         text: try tree { _ = try Features.current(file: "App/Handler.swift", line: 12) }),
+      Block(key: "FeaturesValidationFailed", language: "text", text: try await aTreeWithThreeProblems()),
     ]
     blocks += [
       Block(key: "ascii", language: "text", text: loadingFailed.diagnostic.renderedTree(style: .ascii)),
@@ -250,6 +251,32 @@ enum DocExamples {
       }
     }.result
     _ = try root.instance(of: Printer.self, file: "App/Main.swift", line: 42)
+  }
+
+  /// A tree validated before it serves: a loader requests a feature nobody registered, a root
+  /// cacheable reads a session's context, and no context was given for the request scope.
+  static func aTreeWithThreeProblems() async throws -> String {
+    let root = FeaturesRoot { registry in
+      registry.use(Clock(now: { 0 }), file: "App/Main.swift", line: 11)
+      registry.use(
+        .cacheable(implementation: "audit()", file: "App/Audit.swift", line: 8) { features in
+          _ = try features.context(for: SessionScope.self, file: "App/Audit.swift", line: 9)
+          return Greeter.placeholder
+        }, file: "App/Main.swift", line: 12)
+      registry.defineScope(SessionScope.self, file: "App/Main.swift", line: 13) { registry in
+        registry.use(
+          .cacheable(implementation: "live()", file: "App/Checkout.swift", line: 20) { features in
+            let printer = try features.instance(of: Printer.self, file: "App/Checkout.swift", line: 21)
+            return Checkout(total: {
+              printer.print("total"); return 0
+            })
+          }, file: "App/Main.swift", line: 15)
+        registry.defineScope(RequestScope.self, file: "App/Main.swift", line: 16) { _ in }
+      }
+    }
+    let validation = await root.validate(
+      { contexts in contexts.use(session, for: SessionScope.self) }, file: "App/Main.swift", line: 30)
+    return String(reflecting: try failure { try validation.check() })
   }
 
   static func featuresUsedAfterRelease() throws {
