@@ -41,6 +41,7 @@ let curveCases: [(id: String, run: @Sendable (Settings) -> Curve)] = [
   ("unused", UnusedCurve.run),
   ("multiton", MultitonCurve.run),
   ("async-cached", AsyncCachedCurve.run),
+  ("observer", ObserverCurve.run),
 ]
 
 /// Runs the selected curves and prints their tables. Curves measure Arbor, so `--libraries` without

@@ -4,8 +4,9 @@ struct LoadObservation {
   private let observer: any FeaturesObserver
   private let feature: any Feature.Type
   private let binding: Binding
-  private let scope: [Diagnostic.ScopeStep]
-  private let path: [Diagnostic.PathStep]
+  private let branchPath: ScopePath
+  private let requesters: [LoadStep]
+  private let requestedAt: SourceLocation
   private let start: ContinuousClock.Instant
 
   /// Starts observing a load of `feature` through `entry` in `branch`, requested at `location`.
@@ -19,19 +20,18 @@ struct LoadObservation {
     observer = branch.definition.observer!  // observed trees only
     self.feature = feature
     self.binding = binding
-    scope = branch.path.diagnosticSteps
-    path = Diagnostic.path(LoadingThread.currentPath, closingWith: feature, at: location)
+    branchPath = branch.path
+    requesters = LoadingThread.currentPath
+    requestedAt = location
     start = .now
   }
 
   /// Tells the observer the load ended, with `failure` if it threw.
   @usableFromInline
   func end(failure: (any Error)?) {
-    let duration = ContinuousClock.now - start
     observer.loaded(
       LoadEvent(
-        feature: String(describing: feature), implementation: binding.registration.implementation,
-        registeredAt: binding.site, scope: scope, path: path, isAsync: binding.registration.isAsync, start: start,
-        duration: duration, failure: failure.map(Diagnostic.init(describing:))))
+        feature: feature, binding: binding, branchPath: branchPath, requesters: requesters, requestedAt: requestedAt,
+        start: start, duration: .now - start, error: failure))
   }
 }

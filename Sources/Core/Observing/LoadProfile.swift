@@ -101,11 +101,11 @@ private struct LoadForest {
     self.loads = byStart
     children = Array(repeating: [], count: byStart.count)
     for (index, load) in byStart.enumerated() {
-      let requester = load.path.dropLast().last?.feature
+      let requester = load.requesters.last.map { ObjectIdentifier($0.feature) }
       let end = load.start + load.duration
       let parent = requester.flatMap { requester in
-        byStart.indices.last { candidate in
-          candidate < index && byStart[candidate].feature == requester
+        byStart.indices[..<index].last { candidate in
+          ObjectIdentifier(byStart[candidate].featureType) == requester
             && byStart[candidate].start + byStart[candidate].duration >= end
         }
       }

@@ -444,7 +444,7 @@ package final class Branch: @unchecked Sendable {
   /// Tells the tree's observer this branch was made.
   @usableFromInline
   func reportCreated() {
-    definition.observer?.branchCreated(BranchEvent(scope: path.diagnosticSteps, time: .now))
+    definition.observer?.branchCreated(BranchEvent(branchPath: path, time: .now))
   }
 
   /// The branch of the root of this tree.
