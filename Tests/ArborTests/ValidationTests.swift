@@ -95,6 +95,13 @@ import Testing
     let validation = await root.validate()
     #expect(validation.problems.count == 2)
     #expect(validation.problems.first is FeatureUndefined)  // JobScope, first by name, was checked
+    // Unchecked scopes are drawn in place, with their registrations.
+    #expect(
+      validation.graph.scopes.map(\.path) == [
+        ["Root"], ["Root", "JobScope"], ["Root", "SessionScope"], ["Root", "SessionScope", "JobScope"],
+      ])
+    #expect(validation.graph.scopes.map(\.parent) == [nil, "s0", "s0", "s2"])
+    #expect(validation.graph.nodes.map(\.scope) == ["s1", "s2", nil])
     #expect(
       validation.problems.last?.diagnostic.renderedTree() == """
         FeaturesScopeUnchecked: SessionScope was not checked: no context to branch it with

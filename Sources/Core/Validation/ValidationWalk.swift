@@ -38,7 +38,7 @@ struct ValidationWalk {
     for child in definition.children.values.sorted(by: { $0.scope.name < $1.scope.name }) {
       guard let childFeatures = branchForChecking(child.scope, below: branch) else {
         recorder.record(FeaturesScopeUnchecked(child, below: branch, at: location))
-        for unchecked in child.subtree { self.cluster(unchecked, parent: nil) }
+        clusterUnchecked(child, parent: cluster)
         continue
       }
       await check(child, in: childFeatures, parent: cluster)
@@ -99,6 +99,16 @@ struct ValidationWalk {
     let id = "s\(scopes.count)"
     scopes.append(
       (definition, FeaturesGraph.Scope(id: id, path: definition.scopePath.map { scope in scope.name }, parent: parent)))
+  }
+
+  /// Adds the graph clusters of `definition` and the scopes below it, none of them checked: their
+  /// registrations are drawn, without requests.
+  private mutating func clusterUnchecked(_ definition: ScopeDefinition, parent: String) {
+    cluster(definition, parent: parent)
+    let id = scopes[scopes.count - 1].scope.id
+    for child in definition.children.values.sorted(by: { $0.scope.name < $1.scope.name }) {
+      clusterUnchecked(child, parent: id)
+    }
   }
 
   /// The result: the recorder's problems, then the cycles its requests close; the graph.
