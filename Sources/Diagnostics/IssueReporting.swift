@@ -58,7 +58,7 @@ package enum IssueReporting {
   package static func report(_ diagnostic: Diagnostic, severity: Severity, at site: SourceLocation? = nil) -> Bool {
     let report = Report(diagnostic, severity: severity, site: site)
     if let capture {
-      capture(report)
+      capture.receive(report)
       return true
     }
     if let reporter = reporter.withLock({ $0 }), reporter(report) { return true }
@@ -68,7 +68,7 @@ package enum IssueReporting {
 
   /// Writes text to standard error, unbuffered.
   package static func writeToStandardError(_ text: String) {
-    if let standardErrorCapture { return standardErrorCapture(text) }
+    if let standardErrorCapture { return standardErrorCapture.receive(text) }
     var text = text
     // write(2) on descriptor 2 rather than the C `stderr` global, which is shared mutable state.
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
@@ -79,18 +79,28 @@ package enum IssueReporting {
 // task-locals, so they see only the calls of the task that sets them and of tasks it starts;
 // reporting reads them only when something is reported.
 extension IssueReporting {
+  /// Where what a hook captures goes: a function, wrapped in a struct because a task-local of a
+  /// function type crashes `withValue` with an async body in optimised builds (Swift 6.3, Linux).
+  package struct Capture<Captured>: Sendable {
+    package let receive: @Sendable (Captured) -> Void
+
+    package init(_ receive: @escaping @Sendable (Captured) -> Void) {
+      self.receive = receive
+    }
+  }
+
   /// Where reports go instead of the reporter and standard error, while it is set.
-  @TaskLocal package static var capture: (@Sendable (Report) -> Void)?
+  @TaskLocal package static var capture: Capture<Report>?
 
   /// Where text for standard error goes instead, while it is set.
-  @TaskLocal package static var standardErrorCapture: (@Sendable (String) -> Void)?
+  @TaskLocal package static var standardErrorCapture: Capture<String>?
 
   /// Runs `body`, capturing what it reports instead of reporting it.
   ///
   /// - Returns: What `body` returned, and the reports it made, in order.
   package static func capturingReports<R>(_ body: () throws -> R) rethrows -> (result: R, reports: [Report]) {
     let reports = Lock<[Report]>.make([])
-    let result = try $capture.withValue({ report in reports.withLock { $0.append(report) } }) { try body() }
+    let result = try $capture.withValue(Capture { report in reports.withLock { $0.append(report) } }) { try body() }
     return (result, reports.withLock { $0 })
   }
 
@@ -101,7 +111,7 @@ extension IssueReporting {
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
   ) async rethrows -> (result: R, reports: [Report]) {
     let reports = Lock<[Report]>.make([])
-    let result = try await $capture.withValue({ report in reports.withLock { $0.append(report) } }) {
+    let result = try await $capture.withValue(Capture { report in reports.withLock { $0.append(report) } }) {
       try await body()
     }
     return (result, reports.withLock { $0 })

@@ -83,7 +83,9 @@ import Testing
     // one with nothing to return would stop the program.
     let written = Lock<[String]>.make([])
     let now = await Task.detached {
-      IssueReporting.$standardErrorCapture.withValue({ text in written.withLock { $0.append(text) } }) {
+      IssueReporting.$standardErrorCapture.withValue(
+        IssueReporting.Capture { text in written.withLock { $0.append(text) } }
+      ) {
         Clock.placeholder.now()
       }
     }.value

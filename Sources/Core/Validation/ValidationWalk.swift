@@ -56,12 +56,14 @@ struct ValidationWalk {
     let reported = Lock<[String]>.make([])
     let outcome: Result<Bool, any Error>
     do {
-      let ran = try await IssueReporting.$capture.withValue({ report in
-        // A placeholder member the loader called: it behaved as the placeholder says.
-        if report.diagnostic.kind == "FeatureUnimplemented" {
-          reported.withLock { $0.append(report.diagnostic.message.replacing("Unimplemented: ", with: "")) }
+      let ran = try await IssueReporting.$capture.withValue(
+        IssueReporting.Capture { report in
+          // A placeholder member the loader called: it behaved as the placeholder says.
+          if report.diagnostic.kind == "FeatureUnimplemented" {
+            reported.withLock { $0.append(report.diagnostic.message.replacing("Unimplemented: ", with: "")) }
+          }
         }
-      }) {
+      ) {
         try await recorder.checking(binding) { try await branch.runLoaderOnce(of: binding, at: binding.site) }
       }
       outcome = .success(ran)

@@ -36,7 +36,7 @@ package enum TestReporter {
     if let test = Test.current {
       let comment = Comment(rawValue: text)
       if let issueCapture {
-        issueCapture(comment, test.sourceLocation)
+        issueCapture.receive((comment, test.sourceLocation))
       } else {
         Issue.record(comment, sourceLocation: test.sourceLocation)
       }
@@ -50,5 +50,5 @@ package enum TestReporter {
   /// Tests of this reporter check the issue it makes, and which test it is attributed to, without
   /// recording a real one. A task-local: only the reports of the task that sets it (and of tasks it
   /// starts) go to it.
-  @TaskLocal package static var issueCapture: (@Sendable (Comment, Testing.SourceLocation) -> Void)?
+  @TaskLocal package static var issueCapture: IssueReporting.Capture<(Comment, Testing.SourceLocation)>?
 }

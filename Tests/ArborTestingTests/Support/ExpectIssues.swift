@@ -30,7 +30,7 @@ struct CapturedIssue: Sendable, Equatable {
 func capturingIssues(_ body: () throws -> Void) rethrows -> [CapturedIssue] {
   let issues = Lock<[CapturedIssue]>.make([])
   try TestReporter.$issueCapture.withValue(
-    { comment, location in
+    IssueReporting.Capture { comment, location in
       issues.withLock { $0.append(CapturedIssue(text: comment.rawValue, sourceLocation: location)) }
     }
   ) { try body() }
@@ -43,7 +43,7 @@ func capturingIssues(
 ) async rethrows -> [CapturedIssue] {
   let issues = Lock<[CapturedIssue]>.make([])
   try await TestReporter.$issueCapture.withValue(
-    { comment, location in
+    IssueReporting.Capture { comment, location in
       issues.withLock { $0.append(CapturedIssue(text: comment.rawValue, sourceLocation: location)) }
     }
   ) { try await body() }
