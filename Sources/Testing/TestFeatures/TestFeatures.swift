@@ -80,6 +80,7 @@ public func TestFeatures(_ features: Features, file: StaticString = #fileID, lin
       var copy: Branch?
       for branch in path.reversed() {
         copy = Branch(definition: branch.definition, parent: copy, path: branch.path, overrides: overrides)
+        copy!.copyProperties(from: branch)
       }
       return copy!  // the path holds at least `original`
     }
