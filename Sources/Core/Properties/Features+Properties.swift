@@ -25,7 +25,7 @@ extension Features {
   ///   - line: Where it is read or set; captured for you.
   @inlinable
   public subscript<P: FeaturesProperty>(
-    _ property: P.Type, file: StaticString = #fileID, line: UInt = #line
+    _ property: P.Type, file file: StaticString = #fileID, line line: UInt = #line
   ) -> P.Value {
     @inline(__always) get {
       // Inlined, as a cached request is: user features read the branch's snapshot in place.
