@@ -1,6 +1,8 @@
 import ArborTesting
 import Testing
 
+enum AdminScope: FeaturesScope {}
+
 enum RequestTimeout: FeaturesProperty {
   static var defaultValue: Duration { .seconds(30) }
 }
@@ -153,6 +155,46 @@ enum RequestTimeout: FeaturesProperty {
     }
     #expect(timeout == .seconds(30))
     #expect(throws: CurrentFeaturesUndefined.self) { try handler.$timeout.value() }
+  }
+
+  @Test func childTasksReadTheCurrentFeaturesThroughTheWrapper() async throws {
+    let session = try Self.root().branch(SessionScope.self, context: Session(user: "ann"))
+    session[RequestTimeout.self] = .seconds(2)
+    let read = await session.withCurrent {
+      async let child = Handler().timeout
+      let unstructured = Task { Handler().timeout }
+      return [await child, await unstructured.value]
+    }
+    #expect(read == [.seconds(2), .seconds(2)])
+  }
+
+  /// A branch a loader made through its features, kept by the instance: it does not keep its parent.
+  struct Tethered: CacheableFeature {
+    var branch: Features
+    static var placeholder: Tethered { fatalError("not used") }
+  }
+
+  @Test func aBranchMadeByALoaderReadsItsParentsValuesWhileTheParentLives() throws {
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(.cacheable { features in Tethered(branch: try features.branch(AdminScope.self)) })
+        registry.defineScope(AdminScope.self) { _ in }
+      }
+    }
+    var session: Features? = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let tethered = try session!.instance(of: Tethered.self).branch
+    session![RequestTimeout.self] = .seconds(3)
+    #expect(tethered[RequestTimeout.self] == .seconds(3))
+    tethered[RequestTimeout.self] = .seconds(4)
+    #expect(tethered[RequestTimeout.self] == .seconds(4))
+    #expect(session![RequestTimeout.self] == .seconds(3))
+    session = nil
+    var timeout: Duration?
+    let line = #line + 2
+    expectIssues([released("reads its default value", line: line)]) {
+      timeout = tethered[RequestTimeout.self]
+    }
+    #expect(timeout == .seconds(30))
   }
 
   @Test func thePropertyWrapperObserves() async throws {
