@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 enum RequestTimeout: FeaturesProperty {

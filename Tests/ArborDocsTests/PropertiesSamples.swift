@@ -1,6 +1,6 @@
 // The samples of the README's Properties section and of Docs/Properties.md, compiled and run by
 // the test suite (DocsSamplesTests checks that the guides show this code).
-import ArborTesting
+import Arbor
 import Testing
 
 // sample: README
@@ -117,7 +117,14 @@ actor Applied {
   @Test func anInstanceKeepsItsValueUnlessItReadsThroughItsFeatures() throws {
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
     let kept: Salutation = try session.instance()
-    let current: Salutation = try session.load(Salutation.current())
+    let following = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(Salutation.current())
+      }
+    }
+    let other = try following.branch(SessionScope.self, context: Session(user: "bob"))
+    let current: Salutation = try other.instance()
+    other[GreetingLocale.self] = "fr"
     session[GreetingLocale.self] = "fr"
     #expect(kept.hello("ann") == "Hello ann")
     #expect(current.hello("ann") == "Bonjour ann")
@@ -133,15 +140,6 @@ actor Applied {
     await task.value  // the loop ended with the session
     #expect(await applied.locales == ["en", "fr", "de"])
   }
-
-  // sample: testing
-  @Test func greetsInTheLocaleOfItsSession() throws {
-    let features = TestFeatures()
-    features[GreetingLocale.self] = "fr"  // as on a real branch
-    let salutation: Salutation = try features.load(Salutation.loadedOnce())
-    #expect(salutation.hello("ann") == "Bonjour ann")
-  }
-  // end
 
   @Test func thePropertyWrapperReadsTheCurrentFeatures() throws {
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))

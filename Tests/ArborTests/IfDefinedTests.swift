@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import ArborDiagnostics
 import Testing
 
@@ -70,14 +71,14 @@ import Testing
         })
     }
     #expect(throws: CircularDependency.self) { try cyclic.instanceIfDefined(of: Alpha.self) }
-    var conflicted: Features?
-    withKnownIssue(isIntermittent: true) {  // reported as the root is built, where a reporter is installed
-      conflicted = FeaturesRoot { registry in
+    let (conflicted, reports) = IssueReporting.capturingReports {
+      FeaturesRoot { registry in
         registry.use(.cacheable { _ in Alpha() })
         registry.use(.cacheable { _ in Alpha() })
       }
     }
-    #expect(throws: FeatureRegistrationConflict.self) { try conflicted?.instanceIfDefined(of: Alpha.self) }
+    #expect(reports.map(\.diagnostic.kind) == ["FeatureRegistrationConflict"])  // reported as the root is built
+    #expect(throws: FeatureRegistrationConflict.self) { try conflicted.instanceIfDefined(of: Alpha.self) }
   }
 
   @Test func releasedFeaturesThrow() throws {

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// Properties cascade: a value set on a branch, else on its nearest ancestor that sets one, else

@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 import Testing
 
 /// `observe(_:)`: the current value, then every change the branch sees, in order, until the

@@ -4,9 +4,10 @@ extension Features {
   /// For code that uses a feature only when the app registered one (a plug-in, an optional
   /// integration). `nil` means exactly one thing: no scope on this branch's path registers the
   /// feature. Every other failure still throws: a loader that fails, a cycle, a conflict, released
-  /// features. In a test container, a feature is defined when the container replaces or patches it
-  /// (or, in a copy of a real tree, when the tree registers it); a feature that is only a
-  /// placeholder gives `nil`.
+  /// features. In a test container, a feature is defined when the container replaces it for every
+  /// context (`use(_:)`) or patches it (or, in a copy of a real tree, when the tree registers it); a
+  /// feature that is only a placeholder gives `nil`. Validation (`validate`) does not count an
+  /// optional feature that nothing registers as a problem.
   ///
   /// ```swift
   /// if let analytics: Analytics = try features.instanceIfDefined(context: "checkout") {
@@ -169,8 +170,15 @@ extension Features {
     of feature: F.Type, context: F.Context, at location: SourceLocation
   ) throws -> Definition<F> {
     try withBranch(at: location) { branch in
-      if let instance = branch.overrides?.instance(of: feature, context: context) { return .replaced(instance) }
-      return branch.table.entry(for: FeatureTable.key(feature)) == nil ? .undefined : .registered
+      let isRegistered = branch.table.entry(for: FeatureTable.key(feature)) != nil
+      guard let overrides = branch.overrides else { return isRegistered ? .registered : .undefined }
+      // Unregistered, only a test container's replacement of every request defines it; asking the
+      // overrides anyway would make a validation count an optional feature as a missing one.
+      guard isRegistered || overrides.replaces(feature) else { return .undefined }
+      if let instance = overrides.instance(of: feature, context: context, in: branch, at: location) {
+        return .replaced(instance)
+      }
+      return isRegistered ? .registered : .undefined
     }
   }
 

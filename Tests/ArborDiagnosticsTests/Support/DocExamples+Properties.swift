@@ -1,4 +1,5 @@
 import Arbor
+import ArborDemoFeatures
 
 extension DocExamples {
   /// `which(RequestTimeout.self)` on a session, after the root set the timeout at run time.
