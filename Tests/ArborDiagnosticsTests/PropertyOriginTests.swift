@@ -33,7 +33,7 @@ enum RequestTimeout: FeaturesProperty {
         └─ to change it: registry.set(RequestTimeout.self, to: ...) in a registry on the path,
                          or features[RequestTimeout.self] = ... on this branch or an ancestor
         """)
-    #expect(origin.summary == "RequestTimeout is 30.0 seconds, its defaultValue")
+    #expect(origin.summary() == "RequestTimeout is 30.0 seconds, its defaultValue")
   }
 
   @Test func theNearestRegistryValueHidesTheOthers() throws {
@@ -78,10 +78,10 @@ enum RequestTimeout: FeaturesProperty {
     session[RequestTimeout.self] = .seconds(2)
     let origin = session.which(RequestTimeout.self)
     #expect(origin.value?.isThisBranch == true)
-    #expect(origin.summary == "RequestTimeout is 2.0 seconds, set on this branch at \(site(line))")
+    #expect(origin.summary() == "RequestTimeout is 2.0 seconds, set on this branch at \(site(line))")
     #expect(origin.hidden.map(\.value) == ["1.0 seconds", "5.0 seconds", "10.0 seconds", "30.0 seconds"])
     #expect(
-      session.which(RequestTimeout.self).rendered(style: .ascii).split(separator: "\n").first
+      session.which(RequestTimeout.self).renderedTree(style: .ascii).split(separator: "\n").first
         == "RequestTimeout is 2.0 seconds")
     #expect(root.which(RequestTimeout.self).value?.value == "1.0 seconds")  // not the session's
   }

@@ -169,6 +169,7 @@ actor Applied {
         """)
     session[GreetingLocale.self, file: "App/Settings.swift", line: 52] = "it"
     #expect(
-      session.which(GreetingLocale.self).summary == "GreetingLocale is it, set on this branch at App/Settings.swift:52")
+      session.which(GreetingLocale.self).summary()
+        == "GreetingLocale is it, set on this branch at App/Settings.swift:52")
   }
 }

@@ -109,6 +109,21 @@ import Testing
     #expect(try synchronously { try session.instanceIfDefined(of: Other.self) }?.serial == 2)
   }
 
+  @Test func validationDoesNotCountAnOptionalFeatureAsMissing() async throws {
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .disposable { (_: String, features) in
+          let printer = try features.instanceIfDefined(of: Printer.self)  // nothing registers it
+          _ = try features.instanceIfDefined(of: Counter.self)  // registered: checked as a request
+          return Tagged(tag: printer == nil ? "quiet" : "printing")
+        })
+      registry.use(.cacheable { _ in Counter(name: "root", serial: 1) })
+    }
+    let validation = await root.validate()
+    #expect(validation.problems.isEmpty)
+    #expect(try synchronously { try root.instance(of: Tagged.self, context: "") }.tag == "quiet")
+  }
+
   @Test func anOptionalContextIsNilOnlyWhenTheScopeIsNotOnThePath() throws {
     let root = Self.root()
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))

@@ -47,7 +47,8 @@ extension Features {
   /// ``Features/which(_:file:line:)-(FeaturesProperty.Type,_,_)``.
   ///
   /// ``value`` is set unless the branch could not be reached, in which case ``diagnostic`` says why.
-  /// `print` shows the tree of ``rendered(style:)``; ``summary`` is one line.
+  /// `print` shows the tree of ``renderedTree(style:)``, ``summary(style:)`` is one line and
+  /// ``json(pretty:)`` is JSON.
   ///
   /// ```swift
   /// let origin = session.which(RequestTimeout.self)
@@ -139,26 +140,53 @@ extension Features {
     ///                  or features[RequestTimeout.self] = ... on this branch or an ancestor
     /// ```
     ///
-    /// - Parameter style: Unicode box drawing (the default) or ASCII.
-    /// - Returns: The rendered tree, without a final newline.
-    public func rendered(style: Diagnostic.Style = .unicode) -> String {
-      treeNode(style: style).rendered(style: style)
-    }
-
-    /// The tree of ``rendered(style:)`` with Unicode box drawing.
-    public var description: String { rendered() }
-
-    /// One line: `RequestTimeout is 1.0 seconds, set on this branch at App/Main.swift:42`.
+    /// When the branch could not be asked, the diagnostic hangs below as `because`.
     ///
-    /// When the branch could not be asked, the line ends with the diagnostic's summary.
-    public var summary: String {
-      guard let value else {
-        return "\(property) cannot be read here" + (diagnostic.map { ": " + $0.summary() } ?? "")
-      }
-      return "\(property) is \(value.value), \(value.origin(style: .unicode))"
+    /// - Parameter style: Unicode box drawing (the default) or ASCII.
+    /// - Returns: The rendered tree, lines separated by `\n`, without a final newline.
+    public func renderedTree(style: Diagnostic.Style = .unicode) -> String {
+      renderTree(style: style)
     }
 
-    private func treeNode(style: Diagnostic.Style) -> TreeNode {
+    /// The tree of ``renderedTree(style:)`` with Unicode box drawing.
+    public var description: String { renderedTree() }
+
+    /// One line: the value and where it comes from; or, when the branch could not be asked, the
+    /// diagnostic's ``Diagnostic/summary(style:)``.
+    ///
+    /// ```
+    /// RequestTimeout is 1.0 seconds, set on this branch at App/Main.swift:42
+    /// ```
+    ///
+    /// - Parameter style: Unicode (the default) or ASCII separators.
+    /// - Returns: The summary line.
+    public func summary(style: Diagnostic.Style = .unicode) -> String {
+      guard let value else {
+        return "\(property) cannot be read here" + (diagnostic.map { ": " + $0.summary(style: style) } ?? "")
+      }
+      return "\(property) is \(value.value), \(value.origin(style: style))"
+    }
+
+    /// The answer as a JSON object with stable keys, for tools, written as ``Diagnostic/json(pretty:)``
+    /// writes a diagnostic.
+    ///
+    /// Keys always appear in this order, absent facts as `null`: `property`, `scope`
+    /// (`[{"name", "context"}]`), `value` and each of `hidden` (`{"value", "kind", "location",
+    /// "branch", "isThisBranch", "registry"}`, `kind` being `set`, `registry` or `default`), and
+    /// `diagnostic` (a diagnostic, with the schema of ``Diagnostic/json(pretty:)``).
+    ///
+    /// ```swift
+    /// let json = session.which(RequestTimeout.self).json()
+    /// ```
+    ///
+    /// - Parameter pretty: Indent with two spaces, one member a line (`false` gives one line).
+    /// - Returns: The JSON text.
+    public func json(pretty: Bool = true) -> String {
+      renderJSON(pretty: pretty)
+    }
+
+    /// The answer as the root of a text tree.
+    package func treeNode(style: Diagnostic.Style) -> TreeNode {
       var facts: [(label: String, value: String)] = []
       if !scope.isEmpty { facts.append(("scope", Diagnostic.render(scope: scope, style: style))) }
       guard let value else {

@@ -61,6 +61,7 @@ enum DocExamples {
       Block(key: "which.json", language: "json", text: try whichServesCheckout().json()),
       Block(key: "which.property", language: "text", text: try String(describing: whereTheTimeoutComesFrom())),
       Block(key: "which.property.default", language: "text", text: String(describing: theDefaultTimeout())),
+      Block(key: "which.property.json", language: "json", text: try whereTheTimeoutComesFrom().json()),
     ]
     return blocks
   }
