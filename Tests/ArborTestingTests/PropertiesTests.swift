@@ -80,8 +80,15 @@ enum RequestTimeout: FeaturesProperty {
     #expect(await iterator.next() == .seconds(3))
   }
 
+  /// Installs ArborTesting's reporter, as any use of ArborTesting does: the misuse these tests make
+  /// uses nothing else of it, and its report must reach the reporter, whichever test runs first.
+  func installReporter() {
+    _ = TestFeatures()
+  }
+
   /// Features a loader kept, after their branch was released.
   func releasedFeatures() throws -> Features {
+    installReporter()
     let session = try Self.root().branch(SessionScope.self, context: Session(user: "ann"))
     return try session.instance(of: Holder.self).features
   }
@@ -142,6 +149,7 @@ enum RequestTimeout: FeaturesProperty {
   }
 
   @Test func thePropertyWrapperOutsideAnyFeaturesReadsTheDefaultAndReportsIt() throws {
+    installReporter()
     let handler = Handler()
     var timeout: Duration?
     expectIssues([
@@ -190,6 +198,7 @@ enum RequestTimeout: FeaturesProperty {
     #expect(tethered[RequestTimeout.self] == .seconds(4))
     #expect(session![RequestTimeout.self] == .seconds(3))
     session = nil
+    installReporter()
     var timeout: Duration?
     let line = #line + 2
     expectIssues([released("reads its default value", line: line)]) {

@@ -1,11 +1,8 @@
-// Docs/Testing.md, "Properties in tests" (and Docs/Properties.md, "Testing").
+// Docs/Testing.md, "Properties in tests" (and Docs/Properties.md, "Testing"). `GreetingLocale`
+// is the demo's (ArborDemoFeatures).
 import ArborDemoFeatures
 import ArborTesting
 import Testing
-
-enum GreetingLocale: FeaturesProperty {
-  static var defaultValue: String { "en" }
-}
 
 /// A banner whose text is in the locale of the branch it is loaded in.
 struct Banner: CacheableFeature {
