@@ -7,7 +7,7 @@ import Testing
 /// two), a thread never sees a value older than one it saw, and once the sets stop every branch
 /// reads the last value. Run under `--sanitize=thread` too (`.ci/run`).
 @Suite struct PropertyConcurrencyTests {
-  static let sets = runsUnderThreadSanitizer ? 300 : 3_000
+  static let sets = runsUnderThreadSanitizer ? 1_000 : 3_000
 
   static func root() -> Features {
     FeaturesRoot { registry in
