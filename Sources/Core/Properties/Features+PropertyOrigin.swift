@@ -44,7 +44,7 @@ extension Features {
   }
 
   /// Where the value of a property on one branch comes from: the answer of
-  /// ``Features/which(_:file:line:)-(FeaturesProperty.Type,_,_)``.
+  /// `features.which(Property.self)`.
   ///
   /// ``value`` is set unless the branch could not be reached, in which case ``diagnostic`` says why.
   /// `print` shows the tree of ``renderedTree(style:)``, ``summary(style:)`` is one line and
