@@ -1,6 +1,6 @@
-// arbor-demo: a root with a static, a disposable and a cacheable feature, two sessions, and one
-// deliberate mistake with its diagnostic. The features and trees are in Sources/DemoFeatures, which
-// the tests import too.
+// arbor-demo: a root with a static, a disposable and a cacheable feature, two sessions, a property
+// (the greeting locale) set on one of them, and one deliberate mistake with its diagnostic. The
+// features and trees are in Sources/DemoFeatures, which the tests import too.
 import Arbor
 import ArborDemoFeatures
 import Synchronization
@@ -22,6 +22,18 @@ print("Validated before it serves, every scope at once, the tree has no problems
 let validation = await root.validate { contexts in contexts.use(Session(user: "check"), for: SessionScope.self) }
 try validation.check()
 print(validation.graph.mermaid() + "\n")
+
+print("Each session has its own greeting locale: setting it on one session changes no other.")
+let localized = DemoTree.localized()
+let ann = try localized.branch(SessionScope.self, context: Session(user: "ann"))
+let bob = try localized.branch(SessionScope.self, context: Session(user: "bob"))
+let annGreeter: Greeter = try ann.instance()  // loaded before the set: it reads the locale as it greets
+ann[GreetingLocale.self] = "fr"
+try annGreeter.greet()
+try bob.instance(of: Greeter.self).greet()
+print(ann.which(GreetingLocale.self).summary())
+print(bob.which(GreetingLocale.self).summary())
+print("")
 
 print("A deliberate mistake: a Greeter that needs a Mailer nobody registered.")
 do {

@@ -32,6 +32,13 @@ import Testing
     #expect(printed[tree...].trimmingCharacters(in: .newlines) == shown)
   }
 
+  @Test func theDemoSetsTheGreetingLocaleOfOneSessionOnly() throws {
+    let printed = try Self.runDemo()
+    #expect(printed.contains("  [t=42.0] Bonjour ann\n  [t=42.0] Hello bob\n"))
+    #expect(printed.contains("GreetingLocale is fr, set on this branch at ArborDemo/main.swift:"))
+    #expect(printed.contains("GreetingLocale is en, registry.set at ArborDemoFeatures/DemoTree+Localized.swift:"))
+  }
+
   @Test func theDemoCachesOneGreeterPerSession() throws {
     let printed = try Self.runDemo()
     #expect(printed.contains("Greeter.live() ran 2 times for 4 requests in 2 sessions."))

@@ -46,7 +46,9 @@ enum BuildCurve {
     curve.ratios.append(
       Curve.Ratio(title: "Arbor, 4,096 ÷ 1,024 registrations", value: figures[2] / figures[0], target: .atMost(5)))
     curve.ratios.append(
-      Curve.Ratio(title: "hand-written, 4,096 ÷ 1,024 registrations", value: figures[3] / figures[1], target: nil, isBaseline: true))
+      Curve.Ratio(
+        title: "hand-written, 4,096 ÷ 1,024 registrations", value: figures[3] / figures[1], target: nil,
+        isBaseline: true))
     #if DEBUG
       curve.notes.append("debug build: these figures are not release figures")
     #endif

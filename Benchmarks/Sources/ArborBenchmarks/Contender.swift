@@ -26,4 +26,3 @@ protocol Contender {
 func expect(_ condition: Bool, _ message: @autoclosure () -> String, line: UInt = #line) {
   if !condition { fatalError("benchmark wiring is wrong: \(message())", line: line) }
 }
-

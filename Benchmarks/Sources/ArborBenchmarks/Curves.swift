@@ -42,6 +42,7 @@ let curveCases: [(id: String, run: @Sendable (Settings) -> Curve)] = [
   ("multiton", MultitonCurve.run),
   ("async-cached", AsyncCachedCurve.run),
   ("observer", ObserverCurve.run),
+  ("properties", PropertiesCurve.run),
 ]
 
 /// Runs the selected curves and prints their tables. Curves measure Arbor, so `--libraries` without

@@ -17,9 +17,15 @@ struct DependenciesContender: Contender {
 
   func cachedThreeDeep() -> (Int) -> Void {
     { n in
-      withDependencies { $0.level = 1 } operation: {
-        withDependencies { $0.level = 2 } operation: {
-          withDependencies { $0.level = 3 } operation: {
+      withDependencies {
+        $0.level = 1
+      } operation: {
+        withDependencies {
+          $0.level = 2
+        } operation: {
+          withDependencies {
+            $0.level = 3
+          } operation: {
             for _ in 0..<n {
               @Dependency(\.service) var service
               blackHole(service)
@@ -153,34 +159,54 @@ private enum ConsumerFactoryKey: DependencyKey {
 
 /// A factory per link: each resolves the next link's factory when called.
 private enum Link0Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link0 = { @Dependency(\.makeLink1) var next; return .make(next()) }
+  static let liveValue: @Sendable () -> Link0 = {
+    @Dependency(\.makeLink1) var next; return .make(next())
+  }
 }
 private enum Link1Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link1 = { @Dependency(\.makeLink2) var next; return .make(next()) }
+  static let liveValue: @Sendable () -> Link1 = {
+    @Dependency(\.makeLink2) var next; return .make(next())
+  }
 }
 private enum Link2Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link2 = { @Dependency(\.makeLink3) var next; return .make(next()) }
+  static let liveValue: @Sendable () -> Link2 = {
+    @Dependency(\.makeLink3) var next; return .make(next())
+  }
 }
 private enum Link3Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link3 = { @Dependency(\.makeLink4) var next; return .make(next()) }
+  static let liveValue: @Sendable () -> Link3 = {
+    @Dependency(\.makeLink4) var next; return .make(next())
+  }
 }
 private enum Link4Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link4 = { @Dependency(\.makeLink5) var next; return .make(next()) }
+  static let liveValue: @Sendable () -> Link4 = {
+    @Dependency(\.makeLink5) var next; return .make(next())
+  }
 }
 private enum Link5Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link5 = { @Dependency(\.makeLink6) var next; return .make(next()) }
+  static let liveValue: @Sendable () -> Link5 = {
+    @Dependency(\.makeLink6) var next; return .make(next())
+  }
 }
 private enum Link6Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link6 = { @Dependency(\.makeLink7) var next; return .make(next()) }
+  static let liveValue: @Sendable () -> Link6 = {
+    @Dependency(\.makeLink7) var next; return .make(next())
+  }
 }
 private enum Link7Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link7 = { @Dependency(\.makeLink8) var next; return .make(next()) }
+  static let liveValue: @Sendable () -> Link7 = {
+    @Dependency(\.makeLink8) var next; return .make(next())
+  }
 }
 private enum Link8Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link8 = { @Dependency(\.makeLink9) var next; return .make(next()) }
+  static let liveValue: @Sendable () -> Link8 = {
+    @Dependency(\.makeLink9) var next; return .make(next())
+  }
 }
 private enum Link9Key: DependencyKey {
-  static let liveValue: @Sendable () -> Link9 = { @Dependency(\.service) var service; return .last(service) }
+  static let liveValue: @Sendable () -> Link9 = {
+    @Dependency(\.service) var service; return .last(service)
+  }
 }
 
 /// The request's values; the live values are never read, as every request sets its own.

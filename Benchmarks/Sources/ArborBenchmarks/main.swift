@@ -152,7 +152,8 @@ if settings.includes("f") {
 }
 
 func formatRatio(_ ratio: Double) -> String {
-  ratio >= 100 ? String(format: "%.0f×", ratio) : ratio >= 10 ? String(format: "%.1f×", ratio) : String(format: "%.2f×", ratio)
+  ratio >= 100
+    ? String(format: "%.0f×", ratio) : ratio >= 10 ? String(format: "%.1f×", ratio) : String(format: "%.2f×", ratio)
 }
 
 func format(_ value: Double?, unit: String) -> String {
@@ -182,9 +183,12 @@ for row in rows {
     }
   }
   if let target = row.target {
-    let ratio = row.unit == "×" ? row.values[.arbor] : row.values[.arbor].flatMap { arbor in
-      row.values[.handWritten].map { arbor / $0 }
-    }
+    let ratio =
+      row.unit == "×"
+      ? row.values[.arbor]
+      : row.values[.arbor].flatMap { arbor in
+        row.values[.handWritten].map { arbor / $0 }
+      }
     cells.append(target.text)
     cells.append(ratio.map { target.isMet(by: $0) ? "yes" : "no" } ?? "n/a")
   } else {

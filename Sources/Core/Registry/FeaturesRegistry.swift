@@ -131,6 +131,8 @@ struct ScopeContent {
   let scope: any FeaturesScope.Type
   let location: SourceLocation?
   var registrations: [(registration: Registration, site: SourceLocation)] = []
+  /// The values `set(_:to:)` gave properties, in order: the last for a property wins.
+  var properties: [PropertySetting] = []
   var scopes: [ScopeContent] = []
   /// The index in `scopes` of each nested scope, so that defining one is not a search.
   var scopeIndices: [ObjectIdentifier: Int] = [:]

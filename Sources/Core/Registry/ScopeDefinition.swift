@@ -20,6 +20,8 @@ package final class ScopeDefinition: Sendable {
   let observer: (any FeaturesObserver)?
   /// Whether ``observer`` is set: one byte for the load path to test.
   @usableFromInline let isObserved: Bool
+  /// The values this scope's registry gives properties, by property key.
+  package let properties: [UInt: AnyPropertyBox]
   package let table: FeatureTable
   package let children: [ObjectIdentifier: ScopeDefinition]
   /// `children` as branching reads it: few, so scanned rather than hashed; `children` keeps them.
@@ -66,6 +68,7 @@ package final class ScopeDefinition: Sendable {
     }
     self.init(
       scope: content.scope, location: content.location, bindings: bindings,
+      properties: PropertySetting.boxes(content.properties, in: parentPath + [content.scope]),
       parentTable: parentTable, parentPath: parentPath, origin: nil, observer: observer
     ) { table, scopePath in
       content.scopes.map {
@@ -84,7 +87,7 @@ package final class ScopeDefinition: Sendable {
   /// requests still fail on them.
   convenience init(deriving source: ScopeDefinition, parentTable: FeatureTable, parentPath: [any FeaturesScope.Type]) {
     self.init(
-      scope: source.scope, location: source.location, bindings: source.bindings,
+      scope: source.scope, location: source.location, bindings: source.bindings, properties: source.properties,
       parentTable: parentTable, parentPath: parentPath, origin: source.origin, observer: source.observer
     ) { table, scopePath in
       source.children.values.map { ScopeDefinition(deriving: $0, parentTable: table, parentPath: scopePath) }
@@ -92,7 +95,7 @@ package final class ScopeDefinition: Sendable {
   }
 
   private init(
-    scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding],
+    scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], properties: [UInt: AnyPropertyBox],
     parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,
     observer: (any FeaturesObserver)?,
     children makeChildren: (FeatureTable, [any FeaturesScope.Type]) -> [ScopeDefinition]
@@ -104,6 +107,7 @@ package final class ScopeDefinition: Sendable {
     let scopePath = parentPath + [scope]
     self.scopePath = scopePath
     self.bindings = bindings
+    self.properties = properties
     table = Self.table(bindings, over: parentTable)
     var children: [ObjectIdentifier: ScopeDefinition] = [:]
     for child in makeChildren(table, scopePath) { children[ObjectIdentifier(child.scope)] = child }

@@ -59,6 +59,9 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline let loaderFeatures: Features
   /// The ``state`` lock, once something needed it.
   let stateStorage = AtomicLazyReference<Lock<State>>()
+  /// The branch's ``BranchProperties``, retained, once a property was read, set or observed
+  /// through it; 0 before. A plain word, not a lazy reference: reads load it without retaining.
+  @usableFromInline let propertiesWord = Atomic<UInt>(0)
   // The small fields last, side by side, so that they share one word.
   @usableFromInline let contextOffset: Int32
   /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
@@ -203,6 +206,8 @@ package final class Branch: @unchecked Sendable {
   }
 
   deinit {
+    let properties = propertiesWord.load(ordering: .acquiring)
+    if properties != 0 { Unmanaged<BranchProperties>.fromOpaque(UnsafeRawPointer(bitPattern: properties)!).release() }
     defer {
       if holdsParent {
         parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } }

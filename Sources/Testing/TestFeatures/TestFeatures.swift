@@ -47,7 +47,8 @@ public func TestFeatures() -> Features {
 /// implementation, replace the whole feature with ``Arbor/Features/use(_:file:line:)`` instead.
 ///
 /// `features` may be a branch: the copy then has a copy of each branch on its path, with the same
-/// contexts, and is returned at the same place. When `features` is itself a test container, the copy
+/// contexts and the property values set on it, and is returned at the same place. Property sets on
+/// the copy never reach the original, nor the original's later sets the copy. When `features` is itself a test container, the copy
 /// starts with its patches.
 ///
 /// ```swift
@@ -80,6 +81,7 @@ public func TestFeatures(_ features: Features, file: StaticString = #fileID, lin
       var copy: Branch?
       for branch in path.reversed() {
         copy = Branch(definition: branch.definition, parent: copy, path: branch.path, overrides: overrides)
+        copy!.copyProperties(from: branch)
       }
       return copy!  // the path holds at least `original`
     }

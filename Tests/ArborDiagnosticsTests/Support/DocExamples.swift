@@ -59,6 +59,9 @@ enum DocExamples {
       Block(key: "which", language: "text", text: try String(describing: whichServesCheckout())),
       Block(key: "which.none", language: "text", text: String(describing: whichServesNothing())),
       Block(key: "which.json", language: "json", text: try whichServesCheckout().json()),
+      Block(key: "which.property", language: "text", text: try String(describing: whereTheTimeoutComesFrom())),
+      Block(key: "which.property.default", language: "text", text: String(describing: theDefaultTimeout())),
+      Block(key: "which.property.json", language: "json", text: try whereTheTimeoutComesFrom().json()),
     ]
     return blocks
   }

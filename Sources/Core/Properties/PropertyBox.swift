@@ -1,0 +1,43 @@
+/// One value of a property, with where it comes from: made by a registry, a set on a branch, or
+/// the default, and never changed afterwards.
+///
+/// Every branch that reads the value shares the box, and reads `value` from it without a lock. A
+/// box's identity is its source: a branch compares identities to know whether a set changed what
+/// it reads.
+@usableFromInline
+package class AnyPropertyBox: @unchecked Sendable {
+  // Sendable: immutable; subclasses add one immutable `Sendable` value.
+  /// Where the value comes from.
+  package let source: PropertySource
+
+  init(source: PropertySource) {
+    self.source = source
+  }
+
+  /// The value, as diagnostics show it.
+  package var valueDescription: String { "" }
+}
+
+/// A property's value in a box of its type.
+@usableFromInline
+package final class PropertyBox<Value: Sendable>: AnyPropertyBox, @unchecked Sendable {
+  // Sendable: `value` is immutable and `Sendable`.
+  @usableFromInline package let value: Value
+
+  package init(_ value: Value, source: PropertySource) {
+    self.value = value
+    super.init(source: source)
+  }
+
+  override package var valueDescription: String { String(describing: value) }
+}
+
+/// Where a property's value comes from.
+package enum PropertySource: Sendable {
+  /// `registry.set(_:to:)` in the registry of the last scope of `scopes` (root first), at `site`.
+  case registry(scopes: [any FeaturesScope.Type], site: SourceLocation)
+  /// `features[property] = value` on the branch at `path`, at `site`.
+  case set(path: ScopePath, site: SourceLocation)
+  /// Nothing sets it: the property's `defaultValue`.
+  case `default`
+}
