@@ -6,54 +6,95 @@
   import Darwin
 #endif
 
-/// How Arbor reports a diagnostic that it cannot throw: a placeholder member called outside a test,
-/// a feature registered twice.
+/// Where Arbor reports what it cannot throw: a placeholder member called, a feature registered
+/// twice, a branch released before its teardowns ran, a teardown that failed after the body of a
+/// `withBranch` failed.
 ///
-/// A test-support module installs a reporter that records the diagnostic as a test failure when a
-/// test is running. Without one, or outside a test, the diagnostic goes to standard error.
-package enum IssueReporting {
+/// The reporter is yours. Install one at start-up to route reports where the rest of your
+/// diagnostics go (a logger, a crash reporter); without one, reports are written to standard error.
+/// In tests, `ArborTesting` turns every report into a test failure (Swift Testing or XCTest) before
+/// your reporter sees it, automatically. A report never stops the process: the code that reported
+/// goes on as safely as it can (an unimplemented member returns its placeholder value, throws
+/// ``FeatureUnimplemented`` or returns nothing).
+///
+/// ```swift
+/// IssueReporting.install { report in
+///   logger.log(level: report.severity == .warning ? .warning : .error, "\(report.diagnostic.summary())")
+/// }
+/// ```
+public enum IssueReporting {
   /// How serious a reported diagnostic is.
-  package enum Severity: Sendable {
+  public enum Severity: Sendable, Hashable {
+    /// The caller goes on with a placeholder value: something is missing, and may not matter.
     case warning
+    /// Something went wrong: a member with no value to return did nothing, a registration
+    /// conflicts, a teardown never ran or failed.
     case failure
   }
 
-  /// A diagnostic as it is reported: how serious it is, and the source site a test failure is
+  /// A diagnostic as it is reported: its kind, how serious it is, and the source site it is
   /// attributed to.
-  package struct Report: Sendable, Hashable {
+  public struct Report: Sendable, Hashable {
     /// What went wrong.
-    package var diagnostic: Diagnostic
+    public var diagnostic: Diagnostic
     /// A warning (the caller goes on with a placeholder value) or a failure.
-    package var severity: Severity
+    public var severity: Severity
     /// Where the mistake is written: a placeholder's site, else where the failing request was made.
-    package var site: SourceLocation?
+    public var site: SourceLocation?
+
+    /// The kind of the diagnostic: `FeatureUnimplemented`, `TeardownSkipped`, ...
+    public var kind: String { diagnostic.kind }
 
     /// A report; `site` defaults to where the diagnostic says the failing request was made.
-    package init(_ diagnostic: Diagnostic, severity: Severity, site: SourceLocation? = nil) {
+    ///
+    /// - Parameters:
+    ///   - diagnostic: What went wrong.
+    ///   - severity: A warning or a failure.
+    ///   - site: Where it is attributed; `nil` for the diagnostic's own location.
+    public init(_ diagnostic: Diagnostic, severity: Severity, site: SourceLocation? = nil) {
       self.diagnostic = diagnostic
       self.severity = severity
       self.site = site ?? diagnostic.location
     }
   }
 
-  /// A reporter returns `true` when it took the report (a test was running).
-  package typealias Reporter = @Sendable (Report) -> Bool
+  /// Receives every report made outside a test.
+  public typealias Reporter = @Sendable (Report) -> Void
 
-  // Written once per process by the test-support module, read on the (rare) reporting path only.
-  private static let reporter = Lock<Reporter?>.make(nil)
+  /// A test framework's reporter: returns `true` when it took the report (a test was running).
+  package typealias TestReporter = @Sendable (Report) -> Bool
 
-  /// Installs the reporter; a later call replaces the earlier one.
-  package static func install(_ reporter: @escaping Reporter) {
-    self.reporter.withLock { $0 = reporter }
+  // Written rarely (at start-up, once per process by the test-support module), read on the rare
+  // reporting path only.
+  private static let reporters = Lock<(test: TestReporter?, user: Reporter?)>.make((nil, nil))
+
+  /// Installs your reporter, replacing the one installed before; `nil` goes back to standard error.
+  ///
+  /// In a test, the test framework's reporter takes a report first (`ArborTesting` records it as a
+  /// test failure); yours receives what no running test took.
+  ///
+  /// ```swift
+  /// IssueReporting.install { report in crashReporter.record(report.diagnostic.json()) }
+  /// ```
+  ///
+  /// - Parameter reporter: Receives each report, on the thread that made it.
+  public static func install(_ reporter: Reporter?) {
+    reporters.withLock { $0.user = reporter }
   }
 
-  /// Reports a diagnostic to the installed reporter, or else writes it to standard error.
+  /// Installs a test framework's reporter; a later call replaces the earlier one.
+  package static func installTestReporter(_ reporter: @escaping TestReporter) {
+    reporters.withLock { $0.test = reporter }
+  }
+
+  /// Reports a diagnostic: to a running test, else to the installed reporter, else to standard
+  /// error.
   ///
   /// - Parameters:
   ///   - diagnostic: What went wrong.
   ///   - severity: A warning or a failure.
   ///   - site: Where a test failure is attributed; `nil` for the diagnostic's own location.
-  /// - Returns: `true` when a test reporter recorded it; `false` when it went to standard error.
+  /// - Returns: `true` when a test (or a test hook) took it.
   @discardableResult
   package static func report(_ diagnostic: Diagnostic, severity: Severity, at site: SourceLocation? = nil) -> Bool {
     let report = Report(diagnostic, severity: severity, site: site)
@@ -61,7 +102,12 @@ package enum IssueReporting {
       capture.receive(report)
       return true
     }
-    if let reporter = reporter.withLock({ $0 }), reporter(report) { return true }
+    let (test, user) = reporters.withLock { $0 }
+    if let test, test(report) { return true }
+    if let user {
+      user(report)
+      return false
+    }
     writeToStandardError("\(severity == .warning ? "warning" : "error"): \(diagnostic.renderedTree())\n")
     return false
   }

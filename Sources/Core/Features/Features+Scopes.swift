@@ -18,7 +18,7 @@ extension Features {
   ///   - line: Where the branch is made; captured for you.
   /// - Returns: The features of the new branch.
   /// - Throws: ``FeaturesScopeUndefined`` when neither this branch's scope nor an ancestor's defines `scope`;
-  ///   ``FeaturesReleased``.
+  ///   ``FeaturesClosed`` once this branch is closed; ``FeaturesReleased``.
   @inlinable
   public func branch<Scope: FeaturesScope>(
     _ scope: Scope.Type, context: Scope.Context, file: StaticString = #fileID, line: UInt = #line
@@ -69,6 +69,7 @@ extension Features {
     for scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
   ) throws -> Scope.Context {
     // Inlined: the context a branch of `scope` on the path keeps typed is read in place.
+    // A closed branch answers `nil`, and the slow way throws.
     if let context = borrowedBranch?._withUnsafeGuaranteedRef({ $0.context(in: scope) }) { return context }
     return try contextSlowly(for: scope, at: SourceLocation(fileID: file, line: line))
   }
@@ -77,6 +78,7 @@ extension Features {
   @usableFromInline
   func contextSlowly<Scope: FeaturesScope>(for scope: Scope.Type, at location: SourceLocation) throws -> Scope.Context {
     try withBranch(at: location) { branch in
+      if branch.isClosed { throw branch.closed(.readingContext(scope), at: location) }
       if let context = branch.path.context(for: scope) ?? branch.overrides?.context(for: scope) { return context }
       throw FeaturesScopeContextUnavailable(scope, in: branch, frames: LoadingThread.currentPath, at: location)
     }
@@ -98,6 +100,7 @@ extension Features {
   ) throws {
     let location = SourceLocation(fileID: file, line: line)
     try withBranch(at: location) { branch in
+      if branch.isClosed { throw branch.closed(.using("the scope path"), at: location) }
       if branch.path.nearest(scope) != nil || branch.overrides?.context(for: scope) != nil { return }
       throw FeaturesScopeUndefined(requiring: scope, in: branch, at: location)
     }

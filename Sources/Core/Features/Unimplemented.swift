@@ -1,7 +1,8 @@
 /// A placeholder for a feature member that returns nothing: calling it reports ``FeatureUnimplemented``.
 ///
-/// In a test (with `ArborTesting`) the call records a test failure and returns. Outside tests it
-/// stops the program with the diagnostic: a member that does nothing must never pass silently.
+/// In a test (with `ArborTesting`) the call records a test failure. Outside tests it is reported
+/// as a failure through ``IssueReporting`` (your reporter, or standard error), and then returns:
+/// a member that does nothing never passes silently, and never takes the process down.
 ///
 /// ```swift
 /// static var placeholder: Printer { Printer(print: unimplemented("Printer.print")) }
@@ -21,9 +22,7 @@ public func unimplemented<each Argument>(
   let location = SourceLocation(fileID: file, line: line)
   return { (_: repeat each Argument) in
     let error = FeatureUnimplemented(member: member, location: location)
-    if !IssueReporting.report(error.diagnostic, severity: .failure, at: location) {
-      fatalError(error.diagnostic.renderedTree())
-    }
+    IssueReporting.report(error.diagnostic, severity: .failure, at: location)
   }
 }
 
@@ -52,7 +51,7 @@ public func unimplemented<each Argument, Result>(
 /// A placeholder for a feature member that returns a value: calling it reports ``FeatureUnimplemented``
 /// and returns `placeholder`.
 ///
-/// In a test the report is a test failure; outside tests it is a warning on standard error.
+/// In a test the report is a test failure; outside tests it is a warning, through ``IssueReporting``.
 ///
 /// ```swift
 /// static var placeholder: Clock { Clock(now: unimplemented("Clock.now", placeholder: 0)) }

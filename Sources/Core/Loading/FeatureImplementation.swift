@@ -33,6 +33,21 @@ public protocol FeatureImplementation: Sendable {
 
   /// The feature's interface, backed by this implementation.
   var instance: Implemented { get }
+
+  /// What releases a cached instance when its branch closes (see ``Features/close(file:line:)``),
+  /// as the `teardown:` of a cacheable loader does; `nil`, the default, for none.
+  ///
+  /// ```swift
+  /// static var teardown: (@Sendable (Database) async throws -> Void)? {
+  ///   { database in await database.close() }
+  /// }
+  /// ```
+  static var teardown: (@Sendable (Implemented) async throws -> Void)? { get }
+}
+
+extension FeatureImplementation {
+  /// No teardown: what an implementation type has unless it declares one.
+  public static var teardown: (@Sendable (Implemented) async throws -> Void)? { nil }
 }
 
 extension FeatureLoader {
@@ -57,7 +72,8 @@ extension FeatureLoader {
     )
   }
 
-  /// A loader for an implementation type of a cacheable feature.
+  /// A loader for an implementation type of a cacheable feature, with its type's
+  /// ``FeatureImplementation/teardown``.
   ///
   /// ```swift
   /// registry.use(.implementation(LiveGreeter.self))
@@ -74,7 +90,7 @@ extension FeatureLoader {
     FeatureLoader(
       .cacheable, of: I.Implemented.self, implementation: .type(I.self),
       location: SourceLocation(fileID: file, line: line),
-      load: { context, features in try I(context: context, features: features).instance }
+      load: { context, features in try I(context: context, features: features).instance }, teardown: I.teardown
     )
   }
 }

@@ -1,11 +1,12 @@
 extension FeatureLoader {
   init<F: Feature>(
     _ lifetime: Lifetime, of feature: F.Type, implementation: ImplementationName, location: SourceLocation,
-    loadAsync: @escaping @Sendable (F.Context, Features) async throws -> F
+    loadAsync: @escaping @Sendable (F.Context, Features) async throws -> F,
+    teardown: (@Sendable (F) async throws -> Void)? = nil
   ) {
     registration = Registration(
       feature: feature, lifetime: lifetime, payload: AsyncLoader(loadAsync), isAsync: true,
-      implementation: implementation, location: location
+      implementation: implementation, location: location, teardown: teardown.map { Teardown($0) }
     )
   }
 
@@ -60,11 +61,16 @@ extension FeatureLoader {
   /// A loader of a cacheable feature that loads asynchronously, once per branch.
   ///
   /// Concurrent first requests run it once; the others suspend until it finishes, and no thread
-  /// blocks meanwhile. Once loaded, the instance is also served to synchronous requests.
+  /// blocks meanwhile. Once loaded, the instance is also served to synchronous requests. A
+  /// `teardown` runs once for the instance when its branch closes.
   ///
   /// ```swift
   /// static func connected() -> FeatureLoader {
-  ///   .cacheable { features async throws in try await Database.connect() }
+  ///   .cacheable { features async throws in
+  ///     try await Database.connect()
+  ///   } teardown: { database in
+  ///     await database.close()
+  ///   }
   /// }
   /// ```
   ///
@@ -73,14 +79,16 @@ extension FeatureLoader {
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance from the features it may use.
+  ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
   /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
-    _ load: @escaping @Sendable (_ features: Features) async throws -> F
+    _ load: @escaping @Sendable (_ features: Features) async throws -> F,
+    teardown: (@Sendable (_ instance: F) async throws -> Void)? = nil
   ) -> FeatureLoader where F.Context == NoContext {
-    cacheable(implementation: implementation, file: file, line: line) { (_: NoContext, features) async throws in
-      try await load(features)
-    }
+    cacheable(
+      implementation: implementation, file: file, line: line,
+      { (_: NoContext, features) async throws in try await load(features) }, teardown: teardown)
   }
 
   /// A loader of a cacheable feature with a context that loads asynchronously, once per branch and
@@ -95,14 +103,16 @@ extension FeatureLoader {
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance for one context value from the features it may use.
+  ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
   /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
-    _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) async throws -> F
+    _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) async throws -> F,
+    teardown: (@Sendable (_ instance: F) async throws -> Void)? = nil
   ) -> FeatureLoader {
     FeatureLoader(
       .cacheable, of: F.self, implementation: .member(implementation, of: F.self),
-      location: SourceLocation(fileID: file, line: line), loadAsync: load)
+      location: SourceLocation(fileID: file, line: line), loadAsync: load, teardown: teardown)
   }
 }
 

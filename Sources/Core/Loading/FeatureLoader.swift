@@ -18,24 +18,29 @@ public struct FeatureLoader: Sendable {
 
   init<F: Feature>(
     _ lifetime: Lifetime, of feature: F.Type, implementation: ImplementationName, location: SourceLocation,
-    load: @escaping @Sendable (F.Context, Features) throws -> F
+    load: @escaping @Sendable (F.Context, Features) throws -> F,
+    teardown: (@Sendable (F) async throws -> Void)? = nil
   ) {
     registration = Registration(
       feature: feature, lifetime: lifetime, payload: Loader(load), isAsync: false,
-      implementation: implementation, location: location
+      implementation: implementation, location: location, teardown: teardown.map { Teardown($0) }
     )
   }
 
   /// A loader whose closure takes no context: kept as written, so loading calls it directly.
   init<F: Feature>(
     _ lifetime: Lifetime, of feature: F.Type, implementation: ImplementationName, location: SourceLocation,
-    loadWithoutContext load: @escaping @Sendable (Features) throws -> F
+    loadWithoutContext load: @escaping @Sendable (Features) throws -> F,
+    teardown: (@Sendable (F) async throws -> Void)? = nil
   ) {
     registration = Registration(
       feature: feature, lifetime: lifetime, payload: Loader(withoutContext: load), isAsync: false,
-      implementation: implementation, location: location
+      implementation: implementation, location: location, teardown: teardown.map { Teardown($0) }
     )
   }
+
+  /// Whether instances of this loader's feature are torn down when their branch closes.
+  public var hasTeardown: Bool { registration.teardown != nil }
 
   /// The implementation's name: `Printer.console()`.
   public var implementation: String { registration.implementation }
@@ -96,16 +101,25 @@ extension FeatureLoader {
   }
 
   /// A loader of a cacheable feature: it runs once per branch whose scope registers it, and the
-  /// instance is cached there until the branch is released.
+  /// instance is cached there until the branch is closed or released.
   ///
   /// Concurrent first requests run it once. The closure receives the features of the branch the
-  /// instance lives in; they do not keep that branch alive.
+  /// instance lives in; they do not keep that branch alive. A `teardown` runs once for the
+  /// instance when that branch closes (``Features/close(file:line:)``), with the instances loaded
+  /// after it torn down first.
   ///
   /// ```swift
   /// static func live() -> FeatureLoader {
   ///   .cacheable { features in
   ///     let session = try features.context(for: SessionScope.self)
   ///     return Greeter(greet: { print("Hello \(session.user)") })
+  ///   }
+  /// }
+  /// static func file() -> FeatureLoader {
+  ///   .cacheable { features in
+  ///     LogFile.open("app.log")
+  ///   } teardown: { file in
+  ///     try await file.close()
   ///   }
   /// }
   /// ```
@@ -115,18 +129,22 @@ extension FeatureLoader {
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance from the features it may use.
+  ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
   /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
-    _ load: @escaping @Sendable (_ features: Features) throws -> F
+    _ load: @escaping @Sendable (_ features: Features) throws -> F,
+    teardown: (@Sendable (_ instance: F) async throws -> Void)? = nil
   ) -> FeatureLoader where F.Context == NoContext {
     FeatureLoader(
       .cacheable, of: F.self, implementation: .member(implementation, of: F.self),
-      location: SourceLocation(fileID: file, line: line), loadWithoutContext: load
+      location: SourceLocation(fileID: file, line: line), loadWithoutContext: load, teardown: teardown
     )
   }
 
   /// A loader of a cacheable feature with a context: one instance per branch and context value.
+  ///
+  /// A `teardown` runs once for each instance, whatever its context, when its branch closes.
   ///
   /// ```swift
   /// static func live() -> FeatureLoader {
@@ -139,14 +157,16 @@ extension FeatureLoader {
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance for one context value from the features it may use.
+  ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
   /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
-    _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) throws -> F
+    _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) throws -> F,
+    teardown: (@Sendable (_ instance: F) async throws -> Void)? = nil
   ) -> FeatureLoader {
     FeatureLoader(
       .cacheable, of: F.self, implementation: .member(implementation, of: F.self),
-      location: SourceLocation(fileID: file, line: line), load: load
+      location: SourceLocation(fileID: file, line: line), load: load, teardown: teardown
     )
   }
 }

@@ -34,6 +34,8 @@ package struct FeatureTable: Sendable {
     @usableFromInline package let kind: Kind
     /// Whether the loader is `async`: only `try await features.instance()` can run it.
     @usableFromInline package let isAsync: Bool
+    /// Whether each instance is recorded for a teardown when it is cached.
+    @usableFromInline package let hasTeardown: Bool
 
     /// How many branches up, from a branch of this scope, the registering branch is.
     @inlinable package var depth: Int {
@@ -66,6 +68,7 @@ package struct FeatureTable: Sendable {
       payload = UnsafeRawPointer(Unmanaged.passUnretained(registration.payload).toOpaque())
       self.binding = Unmanaged.passUnretained(binding)
       isAsync = registration.isAsync
+      hasTeardown = registration.teardown != nil
     }
   }
 
@@ -87,6 +90,7 @@ package struct FeatureTable: Sendable {
     @inlinable package var fixedOffset: Int { Int(pointer.pointee.storedFixedOffset) }
     @inlinable package var payload: UnsafeRawPointer { pointer.pointee.payload }
     @inlinable package var isAsync: Bool { pointer.pointee.isAsync }
+    @inlinable package var hasTeardown: Bool { pointer.pointee.hasTeardown }
     package var binding: Unmanaged<Binding> { pointer.pointee.binding }
   }
 

@@ -10,6 +10,8 @@ package final class Registration: Sendable {
   package let location: SourceLocation
   /// Whether the loader is `async`: only `try await features.instance()` can run it.
   package let isAsync: Bool
+  /// A cacheable's `Teardown<F>`, if it has one: run for each instance when its branch closes.
+  package let teardown: (any AnyObject & Sendable)?
 
   /// - Parameter lifetime: `cacheable` for every cacheable: a feature with a context makes it
   ///   ``Lifetime/cacheablePerContext``.
@@ -18,7 +20,7 @@ package final class Registration: Sendable {
   package init<F: Feature>(
     feature: F.Type, lifetime: Lifetime, payload: any AnyObject & Sendable, isAsync: Bool,
     implementation: ImplementationName,
-    location: SourceLocation
+    location: SourceLocation, teardown: (any AnyObject & Sendable)? = nil
   ) {
     self.feature = feature
     self.lifetime = Lifetime(lifetime, of: feature)
@@ -26,6 +28,7 @@ package final class Registration: Sendable {
     implementationName = implementation
     self.location = location
     self.isAsync = isAsync
+    self.teardown = teardown
   }
 
   package var featureID: ObjectIdentifier { ObjectIdentifier(feature) }

@@ -13,7 +13,7 @@ extension Branch {
   func resolve<F: Feature>(
     _ feature: F.Type, context: F.Context, at location: SourceLocation, thread: Unmanaged<LoadingThread>? = nil
   ) throws -> F {
-    if !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) {
+    if detour.load(ordering: .relaxed) == 0, let entry = table.entry(for: FeatureTable.key(feature)) {
       switch entry.kind {
       case .serves(.cacheable):
         if let unit = inlineUnit(up: entry.depth, entry),
@@ -46,8 +46,9 @@ extension Branch {
   /// into the caller, with nothing for the optimiser to retain.
   @inlinable @inline(__always)
   static func peek<F: Feature>(_ feature: F.Type, in branch: Unmanaged<Branch>) -> F? {
-    let (isOverridden, table) = branch._withUnsafeGuaranteedRef { ($0.isOverridden, $0.table) }
-    guard !isOverridden, let entry = table.entry(for: FeatureTable.key(feature)) else { return nil }
+    // The detour byte is where a closed branch sends its requests the slow way (see `detour`).
+    let (detour, table) = branch._withUnsafeGuaranteedRef { ($0.detour.load(ordering: .relaxed), $0.table) }
+    guard detour == 0, let entry = table.entry(for: FeatureTable.key(feature)) else { return nil }
     switch entry.kind {
     case .serves(.cacheable):
       var owner = branch
@@ -69,6 +70,7 @@ extension Branch {
   /// What ``resolve(_:context:at:)`` keeps off its inlined path.
   @usableFromInline
   func resolveSlowly<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
+    if isClosed { throw closed(.resolving(feature), at: location) }
     if let overrides, let instance = overrides.instance(of: feature, context: context, in: self, at: location) {
       return instance
     }
@@ -325,6 +327,13 @@ extension Branch {
         try waitForLoad(feature, of: unitState, owner: owner, entry: entry, thread: thread, at: location)
       }
     }
+    // After the claim: a close that starts now finds the claim and waits for this load, and one
+    // that started before is seen here (both are sequentially consistent).
+    if isClosed {
+      let error = closed(resolving: feature, at: location)
+      settle(unitState, loaded: false, outcome: .failure(error))
+      throw error
+    }
     let instance: F
     do {
       instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
@@ -333,6 +342,8 @@ extension Branch {
       throw error
     }
     (unit + entry.instanceOffset).initializeMemory(as: F.self, repeating: instance, count: 1)
+    // Recorded before the load ends, so that a close waiting for it finds the teardown.
+    if entry.hasTeardown { recordTeardown(instance, context: nil, entry: entry) }
     settle(unitState, loaded: true, outcome: .success(self))  // waiters read the unit again
     return instance
   }
@@ -415,6 +426,8 @@ extension Branch {
         multiton.lock.withLock { state in
           if let instance = multiton.cached(context) { return .loaded(instance) }
           if let inFlight = state.inFlight[key] { return .wait(inFlight) }
+          // Under the multiton's lock, which a close takes to find the loads in flight.
+          if isClosed { return .closed }
           let inFlight = InFlight(owner: thread)
           state.inFlight[key] = inFlight
           return .own(inFlight)
@@ -424,7 +437,11 @@ extension Branch {
       settle: { box in
         multiton.lock.withLock { state in
           state.inFlight[key] = nil
-          if let box { multiton.insert(unsafeDowncast(box, to: Box<F>.self).value, for: context, in: &state) }
+          guard let box else { return }
+          let instance = unsafeDowncast(box, to: Box<F>.self).value
+          multiton.insert(instance, for: context, in: &state)
+          // In the same critical section: a close that finds no load in flight finds the teardown.
+          if entry.hasTeardown { recordTeardown(instance, context: context, entry: entry) }
         }
       })
   }
@@ -433,6 +450,8 @@ extension Branch {
     case loaded(F)
     case wait(InFlight)
     case own(InFlight)
+    /// The branch is closing: no load may start.
+    case closed
   }
 
   /// Exactly once: the first request owns the load and runs it without holding a lock; the others
@@ -447,6 +466,8 @@ extension Branch {
     switch claim(thread) {
     case .loaded(let instance):
       return instance
+    case .closed:
+      throw closed(.resolving(feature), at: location)
     case .wait(let inFlight):
       switch inFlight.wait(as: thread) {
       case .finished(.success(let box)): return unsafeDowncast(box, to: Box<F>.self).value

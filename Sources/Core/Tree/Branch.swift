@@ -67,16 +67,44 @@ package final class Branch: @unchecked Sendable {
   /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
   /// from a path alone (a test container's copy), whose contexts only `path` holds.
   @usableFromInline let hasTypedContext: Bool
-  /// Whether a test container's overrides are consulted before the table.
-  @usableFromInline let isOverridden: Bool
+  /// What sends every request off the inlined path: ``overriddenBit`` (a test container's
+  /// overrides are consulted before the table) and ``closedBit`` (see ``isClosed``).
+  ///
+  /// The inlined read loads this byte where it loaded a constant flag before, so checking that a
+  /// branch is still open costs a cached read nothing: closing sets the bit, and the read goes the
+  /// slow way, which throws ``FeaturesClosed``.
+  @usableFromInline let detour: Atomic<UInt8>
   /// Whether this branch holds its parent: not when it was made through a loader's features.
   private let holdsParent: Bool
+  /// Whether this branch is in its parent's list of children (``State/newestChild``). Guarded by the
+  /// parent's `state` lock, as are the two sibling links.
+  var isLinked = false
+  var olderSibling: Unmanaged<Branch>?
+  var newerSibling: Unmanaged<Branch>?
+  /// The parent's `state` lock, kept by a branch that does not hold its parent (see ``tether``), so
+  /// that it can leave the parent's list of children whenever either of them goes.
+  let parentStateIfTethered: Lock<State>?
+
+  /// The bit of ``detour`` a test container's branches set.
+  @usableFromInline static var overriddenBit: UInt8 { 0b01 }
+  /// The bit of ``detour`` that closing sets.
+  @usableFromInline static var closedBit: UInt8 { 0b10 }
+
+  /// Whether a test container's overrides are consulted before the table.
+  var isOverridden: Bool { detour.load(ordering: .relaxed) & Self.overriddenBit != 0 }
 
   struct State {
     /// The loads that other requests wait for, by their unit's state word.
     var inFlight: [UnsafeMutablePointer<Atomic<UInt>>: InFlight] = [:]
     /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
     var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
+    /// The newest child branch still alive; each links to the next older one
+    /// (``Branch/olderSibling``). A close finds the open descendants it closes first here.
+    var newestChild: Unmanaged<Branch>?
+    /// Set when the branch starts closing (see ``Branch/isClosed``), never unset.
+    var closing: Closing?
+    /// The instances cached here that have a teardown, in the order they were loaded.
+    var teardowns: [PendingTeardown] = []
   }
 
   package convenience init(
@@ -117,10 +145,13 @@ package final class Branch: @unchecked Sendable {
   func child(
     _ scope: any FeaturesScope.Type, context: ContextLayout, holdsParent: Bool, at location: SourceLocation
   ) throws -> Unmanaged<Branch> {
-    Unmanaged.passRetained(
-      Branch(
-        definition: try childDefinition(scope, at: location), parent: Unmanaged.passUnretained(self),
-        holdsParent: holdsParent, path: nil, overrides: overridesObject, context: context))
+    if isClosed { throw closed(.branching(scope), at: location) }
+    let child = Branch(
+      definition: try childDefinition(scope, at: location), parent: Unmanaged.passUnretained(self),
+      holdsParent: holdsParent, path: nil, overrides: overridesObject, context: context)
+    // This branch started closing while the child was made: the child was made closed.
+    if child.isClosed { throw closed(.branching(scope), at: location) }
+    return Unmanaged.passRetained(child)
   }
 
   /// The definition of `scope` below this branch's: the one its scope defines, else the nearest
@@ -188,7 +219,7 @@ package final class Branch: @unchecked Sendable {
     table = definition.lookup
     scopeKey = definition.scopeKey
     if let path { _ = pathStorage.storeIfNil(path) }
-    isOverridden = overrides != nil
+    detour = Atomic(overrides != nil ? Self.overriddenBit : 0)
     overridesObject = consume overrides
     parentReference = parent
     hasTypedContext = context != nil
@@ -196,9 +227,11 @@ package final class Branch: @unchecked Sendable {
     tether = parent?._withUnsafeGuaranteedRef { parent in
       holdsParent ? parent.tether : parent.anchor.takeUnretainedValue()
     }
+    parentStateIfTethered = holdsParent ? nil : parent?._withUnsafeGuaranteedRef { $0.state }
     self.definition = consume definition
     anchor._withUnsafeGuaranteedRef { $0.attach(self) }
     if holdsParent { parent?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.hold() } } }
+    parent?._withUnsafeGuaranteedRef { $0.link(self) }
   }
 
   private static func destroyContext<Scope: FeaturesScope>(of scope: Scope.Type, at pointer: UnsafeMutableRawPointer) {
@@ -213,6 +246,8 @@ package final class Branch: @unchecked Sendable {
         parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } }
       }
     }
+    leaveParent()
+    if let state = stateStorage.load() { endLifecycle(state) }
     if hasTypedContext { Self.destroyContext(of: definition.scope, at: storage + Int(contextOffset)) }
     // No load can be in progress: a load keeps its branch alive.
     let layout = definition.layout
@@ -268,6 +303,10 @@ package final class Branch: @unchecked Sendable {
     pathStorage.load() ?? pathStorage.storeIfNil(makePath(definition.scope))
   }
 
+  /// The path, if something made it already: all a branch can say of where it is once its
+  /// ancestors may be gone (in deinit).
+  var pathIfMade: ScopePath? { pathStorage.load() }
+
   /// The path of this branch of `Scope`: only a branch made with a typed context has none yet.
   private func makePath<Scope: FeaturesScope>(_ scope: Scope.Type) -> ScopePath {
     let context = (storage + Int(contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee
@@ -279,6 +318,8 @@ package final class Branch: @unchecked Sendable {
   /// from a path alone), for the caller to ask `path`.
   @inlinable
   func context<Scope: FeaturesScope>(in scope: Scope.Type) -> Scope.Context? {
+    // A closed branch (or one below a closed branch, which closing marks too) reads none.
+    guard detour.load(ordering: .relaxed) & Self.closedBit == 0 else { return nil }
     let key = FeatureTable.key(scope)
     if scopeKey == key {
       return !hasTypedContext

@@ -110,7 +110,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   }
 
   /// Adds a holder if the branch still has one, never reviving a released branch.
-  private func holdIfAlive() -> Branch? {
+  func holdIfAlive() -> Branch? {
     var current = holders.pointee.load(ordering: .acquiring)
     while current > 0 {
       let (held, found) = holders.pointee.compareExchange(

@@ -11,4 +11,6 @@ package protocol FeatureOverrides: AnyObject, Sendable {
   func context<Scope: FeaturesScope>(for scope: Scope.Type) -> Scope.Context?
   /// Whether a feature nobody registered resolves to its placeholder instead of failing.
   var resolvesPlaceholders: Bool { get }
+  /// Told of every teardown a branch of the container ran as it closed, in order.
+  func tornDown(_ feature: any Feature.Type, implementation: String, in branch: ScopePath, failure: (any Error)?)
 }

@@ -14,10 +14,9 @@ import Testing
 ///    diagnostic's rendered tree, attributed to the test.
 /// 2. In a running XCTest test case: a failure of that case with the same text, attributed to the
 ///    placeholder's `#fileID:line` (see ``XCTestReporter``).
-/// 3. Otherwise it declines, and Core writes the diagnostic to standard error: a warning for a member
-///    with a placeholder value (which it returns), a crash for a member with nothing to return.
-///    This is also what happens on a thread or a detached task that does not inherit the Swift
-///    Testing test's task locals.
+/// 3. Otherwise it declines, and Core hands the report to the reporter the app installed
+///    (``IssueReporting/install(_:)``), or writes it to standard error. This is also what happens on
+///    a thread or a detached task that does not inherit the Swift Testing test's task locals.
 package enum TestReporter {
   /// Installs the reporter once; cheap after the first call.
   static func install() {
@@ -26,7 +25,7 @@ package enum TestReporter {
 
   private static let installed: Void = {
     XCTestReporter.register()
-    IssueReporting.install(report)
+    IssueReporting.installTestReporter(report)
   }()
 
   /// The installed reporter: `true` when a running test took the report.

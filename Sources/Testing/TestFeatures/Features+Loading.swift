@@ -5,8 +5,10 @@ extension Features {
   /// `load` calls.
   ///
   /// The loader runs now, once, with this container as its `features`, so it sees the test's
-  /// patches and scope contexts. Nothing is cached or registered. It works on any features: a
-  /// ``TestFeatures()`` container, a copy of a real tree, or a tree itself.
+  /// patches and scope contexts. Nothing is cached or registered; a cacheable's `teardown:` is kept,
+  /// and runs when this branch closes (``Arbor/Features/close(file:line:)``, listed in
+  /// ``tornDown``). It works on any features: a ``TestFeatures()`` container, a copy of a real
+  /// tree, or a tree itself.
   ///
   /// ```swift
   /// let account: Account = try features.load(Account.live(), context: 7)
@@ -32,8 +34,10 @@ extension Features {
       }
       throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
-    try withBranch(at: location) { _ in }  // fails on released features as every request does
-    return try load.load(context, self)
+    try checkOpen(.resolving(F.self), at: location)  // fails on released or closed features, as requests do
+    let instance = try load.load(context, self)
+    try recordTeardown(instance, loadedBy: loader, at: location)
+    return instance
   }
 
   /// Runs a loader under test, synchronous or `async`, against these features, with a context.
@@ -58,12 +62,15 @@ extension Features {
   ) async throws -> F {
     TestReporter.install()
     let location = SourceLocation(fileID: file, line: line)
-    try withBranch(at: location) { _ in }
+    try checkOpen(.resolving(F.self), at: location)
+    let instance: F
     switch loader.registration.payload {
-    case let load as Loader<F>: return try load.load(context, self)
-    case let load as AsyncLoader<F>: return try await load.load(context, self)
+    case let load as Loader<F>: instance = try load.load(context, self)
+    case let load as AsyncLoader<F>: instance = try await load.load(context, self)
     default: throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
+    try recordTeardown(instance, loadedBy: loader, at: location)
+    return instance
   }
 
   /// Runs a loader under test, synchronous or `async`, of a feature that takes no context.
@@ -155,8 +162,11 @@ extension Features {
     _ implementation: I.Type, context: I.Implemented.Context, file: StaticString = #fileID, line: UInt = #line
   ) throws -> I.Implemented {
     TestReporter.install()
-    try withBranch(at: SourceLocation(fileID: file, line: line)) { _ in }
-    return try I(context: context, features: self).instance
+    let location = SourceLocation(fileID: file, line: line)
+    try checkOpen(.resolving(I.Implemented.self), at: location)
+    let instance = try I(context: context, features: self).instance
+    try recordTeardown(of: implementation, instance: instance, at: location)
+    return instance
   }
 
   /// Runs an implementation type under test, of a feature that takes no context: a disposable.

@@ -17,6 +17,8 @@ final class TestOverrides: FeatureOverrides {
     var features: [ObjectIdentifier: any Sendable] = [:]
     /// The context given with `use(context:for:)`, per scope.
     var contexts: [ObjectIdentifier: any Sendable] = [:]
+    /// The teardowns the container's branches ran, in order.
+    var tornDown: [TornDown] = []
   }
 
   init(resolvesPlaceholders: Bool, state: State = State()) {
@@ -59,6 +61,14 @@ final class TestOverrides: FeatureOverrides {
   func use<Scope: FeaturesScope>(context: Scope.Context, for scope: Scope.Type) {
     state.withLock { $0.contexts[ObjectIdentifier(scope)] = context }
   }
+
+  func tornDown(_ feature: any Feature.Type, implementation: String, in branch: ScopePath, failure: (any Error)?) {
+    let record = TornDown(feature: feature, implementation: implementation, branch: branch.rendered, failure: failure)
+    state.withLock { $0.tornDown.append(record) }
+  }
+
+  /// The teardowns run so far, in order.
+  var tornDown: [TornDown] { state.withLock { $0.tornDown } }
 }
 
 /// An override, whatever its feature.

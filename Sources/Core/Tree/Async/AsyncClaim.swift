@@ -3,4 +3,6 @@ enum AsyncClaim<F: Feature> {
   case loaded(F)
   case join(AsyncLoad<F>)
   case own(AsyncLoad<F>)
+  /// The branch is closing: no load may start.
+  case closed
 }

@@ -5,6 +5,8 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
     var outcome: Result<F, any Error>?
     var waiters: [Int: CheckedContinuation<F, any Error>] = [:]
     var nextWaiter = 0
+    /// Closes of the branch, suspended until the load ends; never cancelled.
+    var closes: [CheckedContinuation<Void, Never>] = []
   }
 
   private let state = Lock.make(State())
@@ -13,12 +15,24 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
 
   /// Ends the load: every suspended request resumes with `outcome`, and later ones get it at once.
   func finish(_ outcome: Result<F, any Error>) {
-    let waiters = state.withLock { state in
+    let (waiters, closes) = state.withLock { state in
       state.outcome = outcome
-      defer { state.waiters = [:] }
-      return state.waiters.values
+      defer { (state.waiters, state.closes) = ([:], []) }
+      return (state.waiters.values, state.closes)
     }
     for waiter in waiters { waiter.resume(with: outcome) }
+    for close in closes { close.resume() }
+  }
+
+  override func ended() async {
+    await withCheckedContinuation { continuation in
+      let ended = state.withLock { state in
+        if state.outcome != nil { return true }
+        state.closes.append(continuation)
+        return false
+      }
+      if ended { continuation.resume() }
+    }
   }
 
   /// Suspends until the load ends. Cancelling the waiting task ends only its wait, with

@@ -19,6 +19,9 @@ class AsyncLoadNode: WaitGraph.Node, @unchecked Sendable {
   /// An async load waits only for what it awaits, which is recorded while it does.
   var waitsImplicitlyFor: (any WaitGraph.Node)? { nil }
 
+  /// Suspends until the load has ended, whatever its outcome (a closing branch waits so).
+  func ended() async {}
+
   /// Records that `self` waits for `load` and runs `body`, unless the wait would close a loop of
   /// loads waiting for each other.
   ///

@@ -1,6 +1,7 @@
 extension Branch {
   /// The async resolution primitive: async loaders run here, anything else as `resolve` does.
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
+    if isClosed { throw closed(.resolving(feature), at: location) }
     if let overrides, let instance = overrides.instance(of: feature, context: context, in: self, at: location) {
       return instance
     }
@@ -14,7 +15,10 @@ extension Branch {
       return try await owner.loadAsyncOnce(
         feature, context: context, entry: entry, key: AsyncLoadKey(feature: ObjectIdentifier(feature), context: nil),
         at: location, lookup: { owner.cached(feature, entry: entry) },
-        publish: { owner.publish(Box($0), entry: entry) })
+        publish: { instance in
+          if entry.hasTeardown { owner.recordTeardown(instance, context: nil, binding: entry.binding) }
+          owner.publish(Box(instance), entry: entry)
+        })
     case .cacheablePerContext:
       let owner = ancestor(entry.depth)
       let multiton = owner.multiton(feature, word: entry.unitWord.unsafelyUnwrapped)
@@ -23,7 +27,12 @@ extension Branch {
       return try await owner.loadAsyncOnce(
         feature, context: context, entry: entry, key: AsyncLoadKey(feature: ObjectIdentifier(feature), context: key),
         at: location, lookup: { multiton.cached(context) },
-        publish: { instance in multiton.lock.withLock { multiton.insert(instance, for: context, in: &$0) } })
+        publish: { instance in
+          multiton.lock.withLock {
+            multiton.insert(instance, for: context, in: &$0)
+            if entry.hasTeardown { owner.recordTeardown(instance, context: context, binding: entry.binding) }
+          }
+        })
     case .disposable:
       return try await loadAsync(feature, context: context, entry: entry, frame: nil, at: location)
     case .static:  // a value, never loaded: registered as synchronous
@@ -123,6 +132,8 @@ extension Branch {
       feature: feature, branch: ObjectIdentifier(self), context: context, location: location)
     let claim = state.withLock { state -> AsyncClaim<F> in
       if let instance = lookup() { return .loaded(instance) }
+      // Under the lock a close takes to find the async loads in flight.
+      if isClosed { return .closed }
       if let load = state.asyncLoads[key] { return .join(unsafeDowncast(load, to: AsyncLoad<F>.self)) }
       let load = AsyncLoad<F>(step: step, path: path)
       state.asyncLoads[key] = load
@@ -131,6 +142,8 @@ extension Branch {
     switch claim {
     case .loaded(let instance):
       return instance
+    case .closed:
+      throw closed(.resolving(feature), at: location)
     case .own(let load):
       let frame = AsyncFrame(step: step, parent: path, load: load)
       // Its own task, so that no requester's cancellation cancels a load that others wait for. The

@@ -3,20 +3,44 @@
 final class InFlight: WaitGraph.Node, @unchecked Sendable {
   // Sendable: `owner` is immutable; `outcome` is a lock.
   let owner: LoadingThread
-  /// Written once by the owner; waiters block on it until then.
-  private let outcome = Lock<Result<AnyObject, any Error>?>.makeWaitable(nil)
+  /// The outcome, written once by the owner (waiting threads block until then), and the closes
+  /// suspended until it is.
+  private let state = Lock<State>.makeWaitable(State())
+
+  private struct State {
+    var outcome: Result<AnyObject, any Error>?
+    var closes: [CheckedContinuation<Void, Never>] = []
+  }
 
   init(owner: LoadingThread) {
     self.owner = owner
   }
 
-  var isFinished: Bool { outcome.withLock { $0 != nil } }
+  var isFinished: Bool { state.withLock { $0.outcome != nil } }
 
   /// A load waits for its owner thread, which may be waiting for another load.
   var waitsImplicitlyFor: (any WaitGraph.Node)? { owner }
 
   func finish(_ outcome: Result<AnyObject, any Error>) {
-    self.outcome.withLockWakingWaiters { $0 = outcome }
+    let closes = state.withLockWakingWaiters { state in
+      state.outcome = outcome
+      defer { state.closes = [] }
+      return state.closes
+    }
+    for close in closes { close.resume() }
+  }
+
+  /// Suspends until the load ends, whatever its outcome: how a closing branch waits for a load in
+  /// flight without blocking a thread. Not cancellable, as a close is not.
+  func ended() async {
+    await withCheckedContinuation { continuation in
+      let ended = state.withLock { state in
+        if state.outcome != nil { return true }
+        state.closes.append(continuation)
+        return false
+      }
+      if ended { continuation.resume() }
+    }
   }
 
   enum Wait {
@@ -35,6 +59,6 @@ final class InFlight: WaitGraph.Node, @unchecked Sendable {
     }
     if let loop { return .deadlock(loop) }
     defer { WaitGraph.remove(waiter, waitingFor: self) }
-    return .finished(outcome.wait { $0 })
+    return .finished(state.wait { $0.outcome })
   }
 }

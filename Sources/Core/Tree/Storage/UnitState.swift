@@ -57,11 +57,17 @@ struct UnitState {
   @inlinable @inline(__always)
   func claim(for thread: Unmanaged<LoadingThread>) -> Claim {
     let claim = UInt(bitPattern: thread.toOpaque()) | Self.loadingTag
-    let (claimed, stored) = word[0].compareExchange(expected: 0, desired: claim, ordering: .acquiring)
+    // Sequentially consistent, as a close's scan of the units is: either the close sees this claim,
+    // or the load sees the closed branch (see `Branch.loadSlotted`). The same instruction on x86.
+    let (claimed, stored) = word[0].compareExchange(
+      expected: 0, desired: claim, ordering: .sequentiallyConsistent)
     if claimed { return .claimed }
     if stored & Self.loadingTag == 0 { return .loaded }
     return .loading(owner: Self.owner(of: stored))
   }
+
+  /// Whether a synchronous load holds the unit: what a close waits for.
+  var isClaimed: Bool { word[0].load(ordering: .sequentiallyConsistent) & Self.loadingTag != 0 }
 
   /// What a request that means to wait found.
   enum Waited {

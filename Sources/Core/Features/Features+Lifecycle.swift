@@ -1,0 +1,130 @@
+extension Features {
+  /// Closes the branch of these features: tears down what it built, in order, and refuses new work.
+  ///
+  /// From the moment it starts, every request, branch and context lookup through this branch or a
+  /// branch below it throws ``FeaturesClosed``; other branches are untouched. Then it closes the
+  /// open branches below this one, each after the branches below it, and runs the `teardown:` of
+  /// every instance cached here, newest first, once the loads in flight here have ended (they are
+  /// torn down too). A teardown that throws does not stop the others: when any threw, `close()`
+  /// throws ``TeardownFailed`` listing them all.
+  ///
+  /// It is idempotent: a second call, or a call on a branch below one being closed, waits for the
+  /// one close and sees its outcome. Cancelling the calling task does not stop it: teardowns run to
+  /// the end (in a task of their own when the caller's is cancelled before they start).
+  ///
+  /// ```swift
+  /// try await session.close()   // at the end of a session
+  /// try await root.close()      // on shutdown
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - file: Where it is closed; captured for you.
+  ///   - line: Where it is closed; captured for you.
+  /// - Throws: ``TeardownFailed`` when a teardown threw; ``FeaturesReleased`` when these are a
+  ///   loader's features and their branch was released.
+  public func close(file: StaticString = #fileID, line: UInt = #line) async throws {
+    let location = SourceLocation(fileID: file, line: line)
+    let branch = try branch(at: location)
+    let failures = await branch.close(at: location)
+    if !failures.isEmpty { throw TeardownFailed(failures, closing: branch.path, at: location) }
+  }
+
+  /// Makes a branch of `scope`, runs `body` with it, and closes it when `body` returns or throws,
+  /// also when the task is cancelled.
+  ///
+  /// The way to scope a request: its instances live as long as `body` runs, and their teardowns run
+  /// before this returns.
+  ///
+  /// ```swift
+  /// try await root.withBranch(RequestScope.self, context: request) { request in
+  ///   let handler: Handler = try await request.instance()
+  ///   try await handler.handle()
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: The scope of the new branch.
+  ///   - context: The branch's context.
+  ///   - file: Where the branch is made and closed; captured for you.
+  ///   - line: Where the branch is made and closed; captured for you.
+  ///   - isolation: The caller's actor, captured for you: `body` runs there.
+  ///   - body: The work to do in the branch.
+  /// - Returns: What `body` returned.
+  /// - Throws: What `body` threw; otherwise ``TeardownFailed`` when a teardown threw; the errors of
+  ///   ``branch(_:context:file:line:)``. When `body` and the close both fail, `body`'s error is
+  ///   thrown and the teardown failure is reported through ``IssueReporting``.
+  public func withBranch<Scope: FeaturesScope, Result>(
+    _ scope: Scope.Type, context: Scope.Context, file: StaticString = #fileID, line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation, _ body: (Features) async throws -> Result
+  ) async throws -> Result {
+    let branch = try branch(scope, context: context, file: file, line: line)
+    let outcome: Swift.Result<Result, any Error>
+    do {
+      outcome = .success(try await body(branch))
+    } catch {
+      outcome = .failure(error)
+    }
+    do {
+      try await branch.close(file: file, line: line)
+    } catch {
+      guard case .failure(let bodyError) = outcome else { throw error }
+      IssueReporting.report(Diagnostic(describing: error), severity: .failure)
+      throw bodyError
+    }
+    return try outcome.get()
+  }
+
+  /// Makes a branch of a scope whose branches carry no context, runs `body` with it, and closes it
+  /// when `body` ends.
+  ///
+  /// ```swift
+  /// try await session.withBranch(RequestScope.self) { request in
+  ///   try await request.instance(of: Handler.self).handle()
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: The scope of the new branch.
+  ///   - file: Where the branch is made and closed; captured for you.
+  ///   - line: Where the branch is made and closed; captured for you.
+  ///   - isolation: The caller's actor, captured for you: `body` runs there.
+  ///   - body: The work to do in the branch.
+  /// - Returns: What `body` returned.
+  /// - Throws: See ``withBranch(_:context:file:line:isolation:_:)``.
+  public func withBranch<Scope: FeaturesScope, Result>(
+    _ scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation, _ body: (Features) async throws -> Result
+  ) async throws -> Result where Scope.Context == Void {
+    try await withBranch(scope, context: (), file: file, line: line, isolation: isolation, body)
+  }
+
+  /// Throws ``FeaturesClosed`` (or ``FeaturesReleased``) unless these features' branch is open:
+  /// for entry points that do not resolve through the branch, such as a test container's `load`.
+  package func checkOpen(_ request: @autoclosure () -> FeaturesClosed.Request, at location: SourceLocation) throws {
+    try withBranch(at: location) { branch in
+      if branch.isClosed { throw branch.closed(request(), at: location) }
+    }
+  }
+
+  /// Records `instance`, made by `loader` outside the branch's own loading (a test container's
+  /// `load`), to be torn down when the branch closes, if the loader has a teardown.
+  package func recordTeardown<F: Feature>(_ instance: F, loadedBy loader: FeatureLoader, at location: SourceLocation)
+    throws
+  {
+    guard loader.hasTeardown else { return }
+    try withBranch(at: location) { $0.recordTeardown(instance, loadedBy: loader.registration) }
+  }
+
+  /// Records `instance` of an implementation type made outside the branch's own loading, to be torn
+  /// down with the type's ``FeatureImplementation/teardown`` when the branch closes, if the feature
+  /// is cacheable and the type has one.
+  package func recordTeardown<I: FeatureImplementation>(
+    of implementation: I.Type, instance: I.Implemented, at location: SourceLocation
+  ) throws {
+    guard I.Implemented.self is any CacheableFeature.Type, I.teardown != nil else { return }
+    let loader = FeatureLoader(
+      .cacheable, of: I.Implemented.self, implementation: .type(I.self), location: location,
+      load: { _, _ in instance }, teardown: I.teardown)
+    try recordTeardown(instance, loadedBy: loader, at: location)
+  }
+}

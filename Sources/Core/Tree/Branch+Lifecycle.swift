@@ -1,0 +1,282 @@
+import Synchronization
+
+// Closing a branch: the children a close must reach, the instances it tears down, and the state
+// that says a branch is closed. `isClosed` (the `detour` bit) and `State.closing` (who closed it,
+// where, and the outcome) are the one place that state is kept; `markClosed` is the one place it
+// is set.
+extension Branch {
+  /// Whether `close()` started on this branch or an ancestor: from then on every request, branch
+  /// and context lookup through it (or a branch below it) throws ``FeaturesClosed``. Never unset.
+  @inlinable package var isClosed: Bool { detour.load(ordering: .sequentiallyConsistent) & Self.closedBit != 0 }
+
+  /// The error of a request for `feature` through this branch once it is closed.
+  @usableFromInline
+  func closed<F: Feature>(resolving feature: F.Type, at location: SourceLocation) -> any Error {
+    closed(.resolving(feature), at: location)
+  }
+
+  /// The error of a request through this branch once it is closed: what was asked, where, and
+  /// which branch was closed, at which site.
+  package func closed(_ request: FeaturesClosed.Request, at location: SourceLocation) -> FeaturesClosed {
+    var branch: Branch? = self
+    while let current = branch {
+      if let closing = current.state.withLock({ $0.closing }) {
+        var closedPath: ScopePath? = current.path
+        for _ in 0..<closing.levelsUp { closedPath = closedPath?.parent }
+        return FeaturesClosed(request, in: self, closed: closedPath, at: closing.site, requestedAt: location)
+      }
+      // Closed as it was made, under a closing parent: the parent says who closed it.
+      branch = current.parent
+    }
+    return FeaturesClosed(request, in: self, closed: nil, at: nil, requestedAt: location)
+  }
+
+  // MARK: Children
+
+  /// Adds `child`, a new branch, to this branch's children, so that closing this one closes it
+  /// first; a child made while this branch closes is closed at once (its maker then throws).
+  func link(_ child: Branch) {
+    state.withLock { state in
+      guard state.closing == nil else {
+        child.detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
+        return
+      }
+      child.olderSibling = state.newestChild
+      let reference = Unmanaged.passUnretained(child)
+      state.newestChild?._withUnsafeGuaranteedRef { $0.newerSibling = reference }
+      state.newestChild = reference
+      child.isLinked = true
+    }
+  }
+
+  /// Leaves the parent's list of children: from deinit. A branch that holds its parent reaches it;
+  /// one that does not kept the parent's lock (the parent may be gone, and then unlinked it).
+  func leaveParent() {
+    guard let parentReference else { return }
+    let lock = parentStateIfTethered ?? parentReference._withUnsafeGuaranteedRef { $0.state }
+    lock.withLock { state in
+      guard isLinked else { return }
+      olderSibling?._withUnsafeGuaranteedRef { $0.newerSibling = newerSibling }
+      if let newerSibling {
+        newerSibling._withUnsafeGuaranteedRef { $0.olderSibling = olderSibling }
+      } else {
+        state.newestChild = olderSibling
+      }
+      isLinked = false
+    }
+  }
+
+  /// From deinit, when the branch had a `state`: lets go of the children still linked (only
+  /// branches that do not hold it can outlive it), and reports the teardowns that never ran.
+  func endLifecycle(_ lock: Lock<State>) {
+    let skipped = lock.withLock { state -> [PendingTeardown] in
+      var child = state.newestChild
+      while let current = child {
+        child = current._withUnsafeGuaranteedRef { child in
+          child.isLinked = false
+          return child.olderSibling
+        }
+      }
+      state.newestChild = nil
+      return state.teardowns
+    }
+    guard !skipped.isEmpty else { return }
+    let error = TeardownSkipped(skipped, in: pathIfMade)
+    IssueReporting.report(error.diagnostic, severity: .failure, at: skipped.first?.registration.location)
+  }
+
+  // MARK: Recording teardowns
+
+  /// Records an instance just cached here whose loader has a teardown, before its load ends.
+  @usableFromInline
+  func recordTeardown<F: Feature>(_ instance: F, context: F.Context?, entry: FeatureTable.EntryReference) {
+    recordTeardown(instance, context: context, binding: entry.binding)
+  }
+
+  /// ``recordTeardown(_:context:entry:)`` with the entry's binding.
+  func recordTeardown<F: Feature>(_ instance: F, context: F.Context?, binding: Unmanaged<Binding>) {
+    let binding = binding.takeUnretainedValue()
+    // A registration with a teardown of `F` holds a `Teardown<F>`.
+    let teardown = unsafeDowncast(binding.registration.teardown.unsafelyUnwrapped, to: Teardown<F>.self)
+    recordTeardown(
+      PendingTeardown(
+        feature: F.self, registration: binding.registration, binding: binding, context: context,
+        run: { try await teardown.run(instance) }))
+  }
+
+  /// Records an instance to tear down when this branch closes: a loaded one, or one a test
+  /// container's `load` made.
+  package func recordTeardown<F: Feature>(_ instance: F, loadedBy registration: Registration) {
+    guard let teardown = registration.teardown.map({ unsafeDowncast($0, to: Teardown<F>.self) }) else { return }
+    recordTeardown(
+      PendingTeardown(
+        feature: F.self, registration: registration, binding: nil, context: nil,
+        run: { try await teardown.run(instance) }))
+  }
+
+  private func recordTeardown(_ teardown: PendingTeardown) {
+    // The path is made now, while the branch's ancestors are certainly alive: a report of skipped
+    // teardowns, from deinit, may no longer reach them.
+    _ = path
+    state.withLock { $0.teardowns.append(teardown) }
+  }
+
+  // MARK: Closing
+
+  /// Closes this branch: its open descendants first, each after its own descendants, then its own
+  /// instances, newest first, once the loads in flight ended. A second close (or a close of a
+  /// branch an ancestor's close reached) waits for the first one's outcome.
+  ///
+  /// The caller keeps this branch alive meanwhile.
+  ///
+  /// - Returns: Every teardown that threw, for the caller that started the close; the same for
+  ///   every caller waiting for it.
+  func close(at site: SourceLocation) async -> [TeardownFailed.Failure] {
+    let plan = CloseStep(branch: self, runsTeardowns: true)
+    guard markClosed(at: site, levelsUp: 0, into: plan) else { return await outcomeOfClose() }
+    // A task of its own when the caller's is cancelled already (withBranch after a cancellation):
+    // teardowns never start cancelled. Otherwise the caller's task runs them, with no task to make.
+    guard Task.isCancelled else { return await Self.run(plan) }
+    return await Task { await Self.run(plan) }.value
+  }
+
+  /// Marks this branch and every descendant that is not closed yet as closed, under their locks,
+  /// parent before child: from here on no request, load or branch starts through them.
+  ///
+  /// - Parameter step: Where the steps of the children this close holds go; `nil` for a branch
+  ///   that is being released (its descendants are marked, and held by nobody).
+  /// - Returns: Whether this call marked the branch; `false` when it was closed already.
+  private func markClosed(at site: SourceLocation, levelsUp: Int, into step: CloseStep?) -> Bool {
+    state.withLock { state in
+      guard state.closing == nil else { return false }
+      state.closing = Closing(site: site, levelsUp: levelsUp)
+      detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
+      var next = state.newestChild
+      while let current = next {
+        next = current._withUnsafeGuaranteedRef { child in
+          // A child without holders is being released, or not handed out yet: it is marked (a new
+          // one then fails to be made) but holds nothing a close could reach. The lock keeps it
+          // from being freed meanwhile: its deinit first leaves this list.
+          let held = step == nil ? nil : child.anchor._withUnsafeGuaranteedRef { $0.holdIfAlive() }
+          let childStep = held.map { CloseStep(branch: $0, runsTeardowns: true) }
+          if child.markClosed(at: site, levelsUp: levelsUp + 1, into: childStep) {
+            if let childStep { step?.children.append(childStep) }
+          } else if let held {
+            step?.children.append(CloseStep(branch: held, runsTeardowns: false))
+          }
+          return child.olderSibling
+        }
+      }
+      return true
+    }
+  }
+
+  /// Runs a close's plan: each child (with its own children first), then the branch itself.
+  private static func run(_ step: CloseStep) async -> [TeardownFailed.Failure] {
+    var failures: [TeardownFailed.Failure] = []
+    for child in step.children {
+      failures += await run(child)
+      child.branch.anchor._withUnsafeGuaranteedRef { $0.release() }
+    }
+    guard step.runsTeardowns else {
+      _ = await step.branch.outcomeOfClose()
+      return []
+    }
+    failures += await step.branch.tearDown()
+    step.branch.finishClose(with: failures)
+    return failures
+  }
+
+  /// Waits for the loads in flight here, then runs the teardowns of the instances cached here,
+  /// newest first. A teardown that throws does not stop the others.
+  private func tearDown() async -> [TeardownFailed.Failure] {
+    await waitForLoadsInFlight()
+    let teardowns = state.withLock { state in
+      defer { state.teardowns = [] }
+      return state.teardowns
+    }
+    var failures: [TeardownFailed.Failure] = []
+    for teardown in teardowns.reversed() {
+      var failure: (any Error)?
+      do {
+        try await teardown.run()
+      } catch {
+        failure = error
+        failures.append(TeardownFailed.Failure(teardown, in: path, cause: error))
+      }
+      overrides?.tornDown(
+        teardown.feature, implementation: teardown.registration.implementation, in: path, failure: failure)
+    }
+    return failures
+  }
+
+  /// Waits until no load is in flight here: none can start any more, since the branch is marked
+  /// closed, and each that was claimed before ends (and records its teardown) first.
+  private func waitForLoadsInFlight() async {
+    var loads: [InFlight] = []
+    forEachUnit { unit, start in
+      guard unit.instance != nil else {
+        if let multiton = UnitState(start).anyMultiton as? any MultitonLoads { loads += multiton.loadsInFlight }
+        return
+      }
+      let unitState = UnitState(start)
+      guard unitState.isClaimed else { return }
+      // Waited for as a request waits, so that the load hands its outcome over when it ends.
+      let inFlight = state.withLock { state -> InFlight? in
+        switch unitState.markWaited() {
+        case .ended:
+          return nil
+        case .alreadyWaited:
+          return state.inFlight[unitState.word]
+        case .marked(let owner):
+          let inFlight = InFlight(owner: owner.takeUnretainedValue())
+          state.inFlight[unitState.word] = inFlight
+          return inFlight
+        }
+      }
+      if let inFlight { loads.append(inFlight) }
+    }
+    for load in loads { await load.ended() }
+    let asyncLoads = state.withLock { state in state.asyncLoads.values.map { $0 as! AsyncLoadNode } }
+    for load in asyncLoads { await load.ended() }
+  }
+
+  /// Calls `body` with every unit this branch has room for, in its storage and its overflow blocks.
+  private func forEachUnit(_ body: (UnitLayout.Unit, UnsafeMutableRawPointer) -> Void) {
+    let layout = definition.layout
+    for index in 0..<unitCount {
+      let unit = layout.unit(at: index)
+      body(unit, storage + unit.offset)
+    }
+    var block = overflowHead
+    while let current = block {
+      for index in current.firstUnit..<(current.firstUnit + current.unitCount) {
+        let unit = layout.unit(at: index)
+        body(unit, current.unit(at: unit.offset).unsafelyUnwrapped)
+      }
+      block = current.next
+    }
+  }
+
+  /// Ends the close of this branch with its outcome, for every caller waiting for it.
+  private func finishClose(with failures: [TeardownFailed.Failure]) {
+    let waiters = state.withLock { state in
+      state.closing?.failures = failures
+      defer { state.closing?.waiters = [] }
+      return state.closing?.waiters ?? []
+    }
+    for waiter in waiters { waiter.resume(returning: failures) }
+  }
+
+  /// The outcome of the close that started first, once it ended.
+  private func outcomeOfClose() async -> [TeardownFailed.Failure] {
+    await withCheckedContinuation { continuation in
+      let ended = state.withLock { state -> [TeardownFailed.Failure]? in
+        if let failures = state.closing?.failures { return failures }
+        state.closing?.waiters.append(continuation)
+        return nil
+      }
+      if let ended { continuation.resume(returning: ended) }
+    }
+  }
+}
