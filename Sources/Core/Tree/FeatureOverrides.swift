@@ -14,3 +14,8 @@ package protocol FeatureOverrides: AnyObject, Sendable {
   /// Told of every teardown a branch of the container ran as it closed, in order.
   func tornDown(_ feature: any Feature.Type, implementation: String, in branch: ScopePath, failure: (any Error)?)
 }
+
+extension FeatureOverrides {
+  /// Ignores teardowns: overrides that do not record them need not say so.
+  package func tornDown(_ feature: any Feature.Type, implementation: String, in branch: ScopePath, failure: (any Error)?) {}
+}

@@ -12,7 +12,8 @@ import XCTest
 ///   ArborTesting in the process (the reporter does not yet know a test case is running); the
 ///   second runs once it knows. After them, the class's `tearDown` calls a value placeholder outside
 ///   any test case.
-/// - `crash`: the class's `setUp`, outside any test case, calls a placeholder with nothing to return.
+/// - `void`: the class's `setUp`, outside any test case, calls a placeholder with nothing to return,
+///   which reports on standard error and returns; the test cases are skipped.
 final class UnpatchedPlaceholderXCTests: XCTestCase {
   static var scenario: String? { ProcessInfo.processInfo.environment["ARBOR_XCTEST_CHILD"] }
 
@@ -20,9 +21,10 @@ final class UnpatchedPlaceholderXCTests: XCTestCase {
     super.setUp()
     guard let scenario else { return }
     XCTestObservationCenter.shared.addTestObserver(FailureObserver.shared)
-    if scenario == "crash" {
+    if scenario == "void" {
       _ = TestFeatures()  // installs ArborTesting's reporter, which must decline: no test case runs
       Printer.placeholder.print("outside a test case")
+      FailureObserver.write("ARBOR-OUTSIDE-VOID returned")
     }
   }
 
@@ -35,7 +37,7 @@ final class UnpatchedPlaceholderXCTests: XCTestCase {
   }
 
   override func setUpWithError() throws {
-    try XCTSkipIf(Self.scenario == nil, "fails on purpose; XCTestReportingTests runs it in a child process")
+    try XCTSkipIf(Self.scenario != "report", "fails on purpose; XCTestReportingTests runs it in a child process")
   }
 
   func test1UnpatchedVoidMemberInTheFirstTestCase() throws {
