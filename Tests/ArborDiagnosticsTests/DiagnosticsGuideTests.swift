@@ -31,6 +31,7 @@ import Testing
       "FeatureUndefined", "FeatureLoadingFailed", "FeaturesScopeUndefined", "FeaturesScopeContextUnavailable",
       "CircularDependency", "FeatureRegistrationConflict", "FeaturesReleased", "FeatureUnimplemented",
       "FeatureRequiresAwait", "CurrentFeaturesUndefined", "FeaturesValidationFailed", "FeaturesScopeUnchecked",
+      "FeaturesClosed", "TeardownFailed", "TeardownSkipped",
     ] {
       #expect(text.contains("\n### `\(kind)`\n"), "no section for \(kind)")
     }

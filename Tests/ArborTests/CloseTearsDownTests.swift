@@ -41,9 +41,10 @@ import Testing
       for id in [3, 1, 2, 1, 3] { _ = try root.instance(of: Connection.self, context: id) }
     }
     try await root.close()
-    #expect(log.all == ["up connection 3", "up connection 1", "up connection 2"] + [
-      "down connection 2", "down connection 1", "down connection 3",
-    ])
+    #expect(
+      log.all == ["up connection 3", "up connection 1", "up connection 2"] + [
+        "down connection 2", "down connection 1", "down connection 3",
+      ])
   }
 
   @Test func asyncLoadersAreTornDownToo() async throws {
@@ -102,14 +103,18 @@ import Testing
             let session = try features.context(for: SessionScope.self)
             log.append("up cache \(session.user)")
             return Cache(name: session.user)
-          } teardown: { cache in log.append("down cache \(cache.name)") })
+          } teardown: { cache in
+            log.append("down cache \(cache.name)")
+          })
         registry.defineScope(TaskScope.self) { registry in
           registry.use(
             .cacheable { features in
               let task = try features.context(for: TaskScope.self)
               log.append("up journal \(task)")
               return Journal(name: task)
-            } teardown: { journal in log.append("down journal \(journal.name)") })
+            } teardown: { journal in
+              log.append("down journal \(journal.name)")
+            })
         }
       }
     }
@@ -235,7 +240,9 @@ import Testing
     let release = Flag()
     let root = FeaturesRoot { registry in
       registry.use(
-        .cacheable { _ in Pool(name: "pool") } teardown: { _ in
+        .cacheable { _ in
+          Pool(name: "pool")
+        } teardown: { _ in
           log.append("down pool")
           _ = await release.suspendUntilRaised()
           throw Closed(name: "pool")

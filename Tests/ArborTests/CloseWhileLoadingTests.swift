@@ -17,7 +17,9 @@ import Testing
           _ = release.wait()
           log.append("up pool")
           return Pool(name: "slow")
-        } teardown: { _ in log.append("down pool") })
+        } teardown: { _ in
+          log.append("down pool")
+        })
     }
     let loaded = Collected<String>()
     let loader = Thread { loaded.append((try? root.instance(of: Pool.self).name) ?? "failed") }
@@ -43,7 +45,9 @@ import Testing
           _ = release.wait()
           log.append("up connection \(id)")
           return Connection(id: id)
-        } teardown: { connection in log.append("down connection \(connection.id)") })
+        } teardown: { connection in
+          log.append("down connection \(connection.id)")
+        })
     }
     let loader = Thread { _ = try? root.instance(of: Connection.self, context: 4) }
     loader.start()
@@ -66,7 +70,9 @@ import Testing
           _ = await release.suspendUntilRaised()
           log.append("up pool")
           return Pool(name: "async")
-        } teardown: { _ in log.append("down pool") })
+        } teardown: { _ in
+          log.append("down pool")
+        })
     }
     async let requested = root.instance(of: Pool.self)
     #expect(await started.suspendUntilRaised())
@@ -89,7 +95,9 @@ import Testing
           started.raise()
           _ = await release.suspendUntilRaised()
           throw Boom()
-        } teardown: { _ in log.append("down pool") })
+        } teardown: { _ in
+          log.append("down pool")
+        })
     }
     let requested = Task { try await root.instance(of: Pool.self) }
     #expect(await started.suspendUntilRaised())

@@ -24,7 +24,8 @@ import Testing
     #expect(reports.map(\.kind) == ["TeardownSkipped"])
     let skipped = try #require(reports.first).diagnostic
     #expect(skipped.notes.map(\.value).first?.components(separatedBy: "\n").count == 2)
-    #expect(skipped.notes.first?.value.hasPrefix("Cache (Cache.live() registered at ArborTests/DroppedBranchTests.swift:") == true)  // newest first
+    // Newest first.
+    #expect(skipped.notes.first?.value.hasPrefix("Cache (Cache.live() at ArborTests/DroppedBranchTests.swift:") == true)
   }
 
   @Test func droppingABranchWithoutTeardownsOrAClosedOneReportsNothing() async throws {

@@ -28,13 +28,4 @@ import Testing
     #expect(mine.map(\.severity) == [.failure, .warning])
     #expect(mine.first?.site == SourceLocation(fileID: #fileID, line: line))
   }
-
-  @Test func withoutAReporterAReportGoesToStandardError() {
-    let written = Collected<String>()
-    IssueReporting.$standardErrorCapture.withValue({ written.append($0) }) {
-      IssueReporting.report(Diagnostic(kind: "Probe", message: "to standard error"), severity: .warning)
-    }
-    // Inside a test task the capture is bypassed only by a test framework that took it.
-    #expect(written.all.isEmpty || written.all == ["warning: Probe: to standard error\n"])
-  }
 }

@@ -59,7 +59,9 @@ import Testing
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
-          .cacheable { _ in Cache(name: "cache") } teardown: { _ in
+          .cacheable { _ in
+            Cache(name: "cache")
+          } teardown: { _ in
             try await Task.sleep(for: .milliseconds(1))  // throws if the teardown runs cancelled
             log.append("down cache \(Task.isCancelled ? "cancelled" : "uncancelled")")
           })

@@ -12,7 +12,7 @@
 /// │       every other teardown ran, and the branch is closed
 /// └─ cause: Offline: the network is down
 ///    ├─ scope: Root › SessionScope(Session(user: "ann"))
-///    └─ torn down: Database (Database.live() registered at App/Main.swift:14)
+///    └─ torn down: Database (Database.live() at App/Database.swift:8, registered at App/Main.swift:14)
 /// ```
 public struct TeardownFailed: DiagnosticError {
   /// One teardown that threw.

@@ -9,7 +9,7 @@
 /// ```
 /// TeardownSkipped: a branch was released without close(): 1 teardown never ran
 /// ├─ scope: Root › SessionScope(Session(user: "ann"))
-/// ├─ never torn down: Database (Database.live() registered at App/Main.swift:14)
+/// ├─ never torn down: Database (Database.live() at App/Database.swift:8, registered at App/Main.swift:14)
 /// └─ fix: close the branch before releasing it: try await session.close(),
 ///         or make it with withBranch(...), which closes it when its body ends
 /// ```

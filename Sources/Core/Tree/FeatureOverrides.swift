@@ -17,5 +17,7 @@ package protocol FeatureOverrides: AnyObject, Sendable {
 
 extension FeatureOverrides {
   /// Ignores teardowns: overrides that do not record them need not say so.
-  package func tornDown(_ feature: any Feature.Type, implementation: String, in branch: ScopePath, failure: (any Error)?) {}
+  package func tornDown(
+    _ feature: any Feature.Type, implementation: String, in branch: ScopePath, failure: (any Error)?
+  ) {}
 }

@@ -50,6 +50,12 @@ enum DocExamples {
         key: "CurrentFeaturesUndefined", language: "text",
         text: try tree { _ = try Features.current(file: "App/Handler.swift", line: 12) }),
       Block(key: "FeaturesValidationFailed", language: "text", text: try await aTreeWithThreeProblems()),
+      Block(key: "FeaturesClosed", language: "text", text: try await aRequestAfterClose()),
+      Block(key: "FeaturesClosed.below", language: "text", text: try await aBranchBelowAClosedOne()),
+      Block(
+        key: "TeardownFailed", language: "text",
+        text: String(reflecting: try await asyncFailure { try await teardownsThatThrow() })),
+      Block(key: "TeardownSkipped", language: "text", text: try aBranchDroppedWithoutClose()),
     ]
     blocks += [
       Block(key: "ascii", language: "text", text: loadingFailed.diagnostic.renderedTree(style: .ascii)),
@@ -300,6 +306,51 @@ enum DocExamples {
         }, file: "App/Main.swift", line: 14)
     }
     _ = try root.instance(of: TaxTable.self, file: "App/Handler.swift", line: 8)
+  }
+
+  static func sessionTree() -> Features {
+    FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self, file: "App/Main.swift", line: 13) { registry in
+        registry.use(greeterLive(), file: "App/Main.swift", line: 14)
+        registry.defineScope(RequestScope.self, file: "App/Main.swift", line: 15) { _ in }
+      }
+    }
+  }
+
+  static func aRequestAfterClose() async throws -> String {
+    let session = try sessionTree().branch(SessionScope.self, context: session, file: "App/Main.swift", line: 40)
+    try await session.close(file: "App/Main.swift", line: 51)
+    return String(
+      reflecting: try await asyncFailure {
+        _ = try await session.instance(of: Greeter.self, file: "App/Handler.swift", line: 30)
+      })
+  }
+
+  static func aBranchBelowAClosedOne() async throws -> String {
+    let session = try sessionTree().branch(SessionScope.self, context: session, file: "App/Main.swift", line: 40)
+    let request = try session.branch(RequestScope.self, context: Request(id: 7), file: "App/Server.swift", line: 21)
+    try await session.close(file: "App/Main.swift", line: 51)
+    return String(
+      reflecting: try await asyncFailure {
+        _ = try await request.instance(of: Greeter.self, file: "App/Server.swift", line: 23)
+      })
+  }
+
+  static func teardownsThatThrow() async throws {
+    let session = try sessionWithFailingTeardowns().branch(
+      SessionScope.self, context: session, file: "App/Main.swift", line: 40)
+    _ = try await session.instance(of: Database.self, file: "App/Main.swift", line: 42)
+    _ = try await session.instance(of: SearchIndex.self, file: "App/Main.swift", line: 43)
+    try await session.close(file: "App/Main.swift", line: 51)
+  }
+
+  static func aBranchDroppedWithoutClose() throws -> String {
+    let root = sessionWithFailingTeardowns()
+    let reports = try IssueReporting.capturingReports {
+      let session = try root.branch(SessionScope.self, context: session, file: "App/Main.swift", line: 40)
+      _ = try session.instance(of: Database.self, file: "App/Main.swift", line: 42)
+    }.reports
+    return reports.map { $0.diagnostic.renderedTree() }.joined(separator: "\n\n")
   }
 
   static func whichServesCheckout() throws -> Features.Which {

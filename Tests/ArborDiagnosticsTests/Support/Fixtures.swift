@@ -65,3 +65,36 @@ func featuresOfAReleasedBranch() throws -> Features {
   }
   return try #require(kept.withLock { $0 })
 }
+
+/// A cacheable that holds a resource: its teardown closes it.
+struct Database: CacheableFeature {
+  var close: @Sendable () async throws -> Void
+  static var placeholder: Database { Database(close: unimplemented("Database.close")) }
+}
+
+/// A second resource, for teardowns that fail together.
+struct SearchIndex: CacheableFeature {
+  var flush: @Sendable () async throws -> Void
+  static var placeholder: SearchIndex { SearchIndex(flush: unimplemented("SearchIndex.flush")) }
+}
+
+/// A session tree whose `Database` and `SearchIndex` teardowns throw `Offline`, as if the network
+/// had gone while the session closed.
+func sessionWithFailingTeardowns(file: StaticString = #fileID) -> Features {
+  FeaturesRoot { registry in
+    registry.defineScope(SessionScope.self, file: "App/Main.swift", line: 13) { registry in
+      registry.use(
+        .cacheable(implementation: "live()", file: "App/Database.swift", line: 8) { _ in
+          Database(close: { throw Offline() })
+        } teardown: { database in
+          try await database.close()
+        }, file: "App/Main.swift", line: 14)
+      registry.use(
+        .cacheable(implementation: "live()", file: "App/SearchIndex.swift", line: 5) { _ in
+          SearchIndex(flush: { throw Offline() })
+        } teardown: { index in
+          try await index.flush()
+        }, file: "App/Main.swift", line: 15)
+    }
+  }
+}

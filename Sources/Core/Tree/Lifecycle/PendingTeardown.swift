@@ -9,12 +9,13 @@ struct PendingTeardown: Sendable {
   /// Runs the teardown with the instance.
   let run: @Sendable () async throws -> Void
 
-  /// `Database (Database.live() registered at App/Main.swift:14)`: how diagnostics name it.
+  /// `Database (Database.live() at App/Database.swift:8, registered at App/Main.swift:14)`: how
+  /// diagnostics name it.
   var described: String {
     var text = "\(feature)"
     if let context { text += " for \(context)" }
-    text += " (\(registration.implementation)"
-    if let binding { text += " registered at \(binding.site)" }
+    text += " (\(registration.implementation) at \(registration.location)"
+    if let binding { text += ", registered at \(binding.site)" }
     return text + ")"
   }
 }
