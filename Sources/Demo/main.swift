@@ -1,6 +1,7 @@
-// arbor-demo: a root with a static, a disposable and a cacheable feature, two sessions, a property
-// (the greeting locale) set on one of them, and one deliberate mistake with its diagnostic. The
-// features and trees are in Sources/DemoFeatures, which the tests import too.
+// arbor-demo: a root with a static, a disposable and a cacheable feature, two sessions that close
+// with one teardown each, a property (the greeting locale) set on one session, and one deliberate
+// mistake with its diagnostic. The features and trees are in Sources/DemoFeatures, which the tests
+// import too.
 import Arbor
 import ArborDemoFeatures
 import Synchronization
@@ -8,13 +9,16 @@ import Synchronization
 let loads = Atomic<Int>(0)
 let root = DemoTree.root(onGreeterLoad: { loads.add(1, ordering: .relaxed) })
 
-print("Two sessions branch the same root; each caches its own Greeter:")
+print("Two sessions branch the same root; each caches its own Greeter, and tears down its Guestbook:")
 for user in ["ann", "bob"] {
-  let session = try root.branch(SessionScope.self, context: Session(user: user))
-  let first: Greeter = try session.instance()
-  let second: Greeter = try session.instance()
-  try first.greet()
-  try second.greet()
+  try await root.withBranch(SessionScope.self, context: Session(user: user)) { session in
+    let guestbook: Guestbook = try await session.instance()
+    for _ in 0..<2 {
+      let greeter: Greeter = try await session.instance()
+      try greeter.greet()
+      guestbook.sign(user)
+    }
+  }  // the session is closed here: its guestbook's teardown runs
 }
 print("Greeter.live() ran \(loads.load(ordering: .relaxed)) times for 4 requests in 2 sessions.\n")
 
@@ -43,3 +47,4 @@ do {
 } catch {
   print(String(reflecting: error))
 }
+try await root.close()  // on shutdown

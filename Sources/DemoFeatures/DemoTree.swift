@@ -6,7 +6,8 @@ import Arbor
 /// let session = try DemoTree.root().branch(SessionScope.self, context: Session(user: "ann"))
 /// ```
 public enum DemoTree {
-  /// A clock at 42, a console printer, and a greeter in every session branch.
+  /// A clock at 42, a console printer, and a greeter and a guestbook (torn down when its session
+  /// closes) in every session branch.
   ///
   /// - Parameter onGreeterLoad: Called each time `Greeter.live()` runs; the demo counts loads with it.
   /// - Returns: The root features.
@@ -16,6 +17,7 @@ public enum DemoTree {
       registry.use(Printer.console())
       registry.defineScope(SessionScope.self) { registry in
         registry.use(Greeter.live(onLoad: onGreeterLoad))
+        registry.use(Guestbook.printed())
       }
     }
   }

@@ -43,4 +43,17 @@ import Testing
     let printed = try Self.runDemo()
     #expect(printed.contains("Greeter.live() ran 2 times for 4 requests in 2 sessions."))
   }
+
+  @Test func theDemoClosesEachSessionAndShowsItsTeardown() throws {
+    let printed = try Self.runDemo()
+    let lines = printed.components(separatedBy: "\n")
+    #expect(
+      lines.filter { $0.contains("guestbook closed") } == [
+        "  [t=42.0] ann's guestbook closed with 2 signatures", "  [t=42.0] bob's guestbook closed with 2 signatures",
+      ])
+    // Each session's teardown runs when its session ends, before the next session starts.
+    let annClosed = try #require(lines.firstIndex { $0.contains("ann's guestbook") })
+    let bobGreeted = try #require(lines.firstIndex { $0.contains("Hello bob") })
+    #expect(annClosed < bobGreeted)
+  }
 }

@@ -116,3 +116,19 @@ import Testing
     #expect(loads.all == ["loaded", "loaded"])
   }
 }
+
+@Suite struct GuestbookTests {
+  @Test func printedSaysHowManySignedWhenItsSessionCloses() async throws {
+    let printed = Lines()
+    let features = TestFeatures()
+    features.patch(\Printer.print, with: printed.print)
+    features.use(context: Session(user: "ann"), for: SessionScope.self)
+    let guestbook: Guestbook = try await features.load(Guestbook.printed())
+    guestbook.sign("ann")
+    guestbook.sign("bob")
+    #expect(printed.all.isEmpty)
+    try await features.close()
+    #expect(printed.all == ["ann's guestbook closed with 2 signatures"])
+    #expect(features.tornDown.map(\.description) == ["Guestbook (Guestbook.printed()) in Root"])
+  }
+}

@@ -1,0 +1,177 @@
+// The code samples of Docs/Lifecycle.md (and the README's lifecycle section), compiled and run by
+// the test suite. Every ```swift block of that guide must appear verbatim in this file or in
+// Tests/ArborTestingTests/Docs (DocsSamplesTests checks it).
+import Arbor
+import Foundation
+import Synchronization
+import Testing
+
+// sample: a teardown
+struct Store: CacheableFeature {
+  var save: @Sendable (String) async throws -> Void
+  var close: @Sendable () async -> Void
+  static var placeholder: Store { Store(save: unimplemented("Store.save"), close: unimplemented("Store.close")) }
+}
+
+extension Store {
+  static func pooled() -> FeatureLoader {
+    .cacheable { features async throws in
+      let pool = try await StorePool.connect()
+      return Store(save: { try await pool.save($0) }, close: { await pool.close() })
+    } teardown: { store in
+      await store.close()
+    }
+  }
+}
+// end
+
+// sample: a request's transaction
+struct HTTPRequest: Sendable {
+  var id: Int
+  var path: String
+}
+
+enum HTTPRequestScope: FeaturesScope { typealias Context = HTTPRequest }
+
+struct Transaction: CacheableFeature {
+  var write: @Sendable (String) async throws -> Void
+  var commit: @Sendable () async throws -> Void
+  static var placeholder: Transaction {
+    Transaction(write: unimplemented("Transaction.write"), commit: unimplemented("Transaction.commit"))
+  }
+}
+
+extension Transaction {
+  static func begun() -> FeatureLoader {
+    .cacheable { features async throws in
+      let store: Store = try await features.instance()
+      let request = try features.context(for: HTTPRequestScope.self)
+      let pending = Mutex<[String]>([])
+      StorePool.log("begin \(request.id)")
+      return Transaction(
+        write: { line in pending.withLock { $0.append(line) } },
+        commit: { for line in pending.withLock({ $0 }) { try await store.save(line) } })
+    } teardown: { transaction in
+      try await transaction.commit()
+    }
+  }
+}
+// end
+
+// sample: per request
+func handle(_ request: HTTPRequest, in root: Features) async throws -> String {
+  try await root.withBranch(HTTPRequestScope.self, context: request) { features in
+    let transaction: Transaction = try await features.instance()
+    try await transaction.write(request.path)
+    return "handled \(request.path)"
+  }  // the request's branch is closed here: its transaction is committed
+}
+// end
+
+// sample: shutdown
+func serve(_ requests: [HTTPRequest]) async throws {
+  let root = FeaturesRoot { registry in
+    registry.use(Store.pooled())
+    registry.defineScope(HTTPRequestScope.self) { registry in
+      registry.use(Transaction.begun())
+    }
+  }
+  for request in requests {
+    _ = try await handle(request, in: root)
+  }
+  try await root.close()  // on shutdown: open branches first, then the pool
+}
+// end
+
+// sample: failed teardowns
+func shutDown(_ root: Features) async {
+  do {
+    try await root.close()
+  } catch let error as TeardownFailed {
+    for failure in error.failures {
+      StorePool.log("\(failure.feature) (\(failure.implementation)) failed to close: \(failure.cause)")
+    }
+  } catch {
+    StorePool.log("\(error)")
+  }
+}
+// end
+
+// sample: your reporter
+func installReporter() {
+  IssueReporting.install { report in
+    let site = report.site.map { "\($0)" } ?? "unknown site"
+    StorePool.log("\(report.severity) \(report.kind) at \(site): \(report.diagnostic.message)")
+  }
+}
+// end
+
+/// A stand-in for a real connection pool: it logs what it does, for the test to read.
+struct StorePool: Sendable {
+  static let events = Mutex<[String]>([])
+
+  static func log(_ event: String) {
+    events.withLock { $0.append(event) }
+  }
+
+  static func connect() async throws -> StorePool {
+    log("connect")
+    return StorePool()
+  }
+
+  func save(_ line: String) async throws {
+    Self.log("save \(line)")
+  }
+
+  func close() async {
+    Self.log("close pool")
+  }
+}
+
+@Suite(.serialized) struct LifecycleSamplesTests {
+  @Test func aServerCommitsEachRequestAndClosesThePoolOnShutdown() async throws {
+    StorePool.events.withLock { $0 = [] }
+    try await serve([HTTPRequest(id: 1, path: "/a"), HTTPRequest(id: 2, path: "/b")])
+    #expect(
+      StorePool.events.withLock { $0 } == [
+        "connect", "begin 1", "save /a", "begin 2", "save /b", "close pool",
+      ])
+  }
+
+  @Test func aFailedTeardownIsReadFromTheError() async throws {
+    StorePool.events.withLock { $0 = [] }
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable(implementation: "failing()") { _ in
+          Store.placeholder
+        } teardown: { _ in
+          throw Busy()
+        })
+    }
+    _ = try await root.instance(of: Store.self)
+    await shutDown(root)
+    #expect(StorePool.events.withLock { $0 } == ["Store (Store.failing()) failed to close: busy"])
+  }
+
+  struct Busy: Error, CustomStringConvertible {
+    var description: String { "busy" }
+  }
+
+  @Test func theInstalledReporterReceivesWhatNoTestTook() {
+    StorePool.events.withLock { $0 = [] }
+    installReporter()
+    defer { IssueReporting.install(nil) }
+    let close: @Sendable () -> Void = unimplemented("Store.close", file: "App/Store.swift", line: 4)
+    let done = DispatchSemaphore(value: 0)
+    // A thread of its own, where no test runs: the test framework's reporter declines it.
+    Thread {
+      close()
+      done.signal()
+    }.start()
+    done.wait()
+    #expect(
+      StorePool.events.withLock { $0 }.filter { $0.contains("Store.close") } == [
+        "failure FeatureUnimplemented at App/Store.swift:4: Unimplemented: Store.close"
+      ])
+  }
+}
