@@ -36,50 +36,66 @@ extension Branch {
   /// Adds `child`, a new branch, to this branch's children, so that closing this one closes it
   /// first; a child made while this branch closes is closed at once (its maker then throws).
   func link(_ child: Branch) {
-    state.withLock { state in
-      guard state.closing == nil else {
-        child.detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
-        return
-      }
-      child.olderSibling = state.newestChild
-      let reference = Unmanaged.passUnretained(child)
-      state.newestChild?._withUnsafeGuaranteedRef { $0.newerSibling = reference }
-      state.newestChild = reference
-      child.isLinked = true
-    }
-  }
-
-  /// Leaves the parent's list of children: from deinit. A branch that holds its parent reaches it;
-  /// one that does not kept the parent's lock (the parent may be gone, and then unlinked it).
-  func leaveParent() {
-    guard let parentReference else { return }
-    let lock = parentStateIfTethered ?? parentReference._withUnsafeGuaranteedRef { $0.state }
-    lock.withLock { state in
-      guard isLinked else { return }
-      olderSibling?._withUnsafeGuaranteedRef { $0.newerSibling = newerSibling }
-      if let newerSibling {
-        newerSibling._withUnsafeGuaranteedRef { $0.olderSibling = olderSibling }
-      } else {
-        state.newestChild = olderSibling
-      }
-      isLinked = false
-    }
-  }
-
-  /// From deinit, when the branch had a `state`: lets go of the children still linked (only
-  /// branches that do not hold it can outlive it), and reports the teardowns that never ran.
-  func endLifecycle(_ lock: Lock<State>) {
-    let skipped = lock.withLock { state -> [PendingTeardown] in
-      var child = state.newestChild
-      while let current = child {
-        child = current._withUnsafeGuaranteedRef { child in
-          child.isLinked = false
-          return child.olderSibling
+    anchor._withUnsafeGuaranteedRef { anchor in
+      anchor.withChildren {
+        // Under the lock that `markClosed` sets the bit under.
+        guard detour.load(ordering: .relaxed) & Self.closedBit == 0 else {
+          child.detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
+          return
         }
+        let reference = Unmanaged.passUnretained(child)
+        child.olderSibling = anchor.newestChild
+        anchor.newestChild?._withUnsafeGuaranteedRef { $0.newerSibling = reference }
+        anchor.newestChild = reference
+        child.isLinked = true
       }
-      state.newestChild = nil
-      return state.teardowns
     }
+  }
+
+  /// The anchor of the parent, whose list of children this branch is in: the parent's own while
+  /// this branch holds it; otherwise the tether, which this branch keeps (made through the parent's
+  /// loader features, it is the parent's anchor), and which outlives the parent.
+  private var parentAnchor: Unmanaged<BranchAnchor>? {
+    guard let parentReference else { return nil }
+    guard holdsParent else { return tether.map { Unmanaged.passUnretained($0) } }
+    return parentReference._withUnsafeGuaranteedRef { $0.anchor }
+  }
+
+  /// Leaves the parent's list of children: from deinit. The parent may be gone already when this
+  /// branch does not hold it; it then unlinked this branch as it went.
+  func leaveParent() {
+    parentAnchor?._withUnsafeGuaranteedRef { anchor in
+      anchor.withChildren {
+        guard isLinked else { return }
+        olderSibling?._withUnsafeGuaranteedRef { $0.newerSibling = newerSibling }
+        if let newerSibling {
+          newerSibling._withUnsafeGuaranteedRef { $0.olderSibling = olderSibling }
+        } else {
+          anchor.newestChild = olderSibling
+        }
+        isLinked = false
+      }
+    }
+  }
+
+  /// From deinit: lets go of the children still linked (only branches that do not hold this one
+  /// can outlive it), and reports the teardowns that never ran.
+  func endLifecycle() {
+    anchor._withUnsafeGuaranteedRef { anchor in
+      guard anchor.hasChildren else { return }
+      anchor.withChildren {
+        var child = anchor.newestChild
+        while let current = child {
+          child = current._withUnsafeGuaranteedRef { child in
+            child.isLinked = false
+            return child.olderSibling
+          }
+        }
+        anchor.newestChild = nil
+      }
+    }
+    guard hasRecordedTeardowns else { return }
+    let skipped = state.withLock { $0.teardowns }
     guard !skipped.isEmpty else { return }
     let error = TeardownSkipped(skipped, in: pathIfMade)
     IssueReporting.report(error.diagnostic, severity: .failure, at: skipped.first?.registration.location)
@@ -118,7 +134,10 @@ extension Branch {
     // The path is made now, while the branch's ancestors are certainly alive: a report of skipped
     // teardowns, from deinit, may no longer reach them.
     _ = path
-    state.withLock { $0.teardowns.append(teardown) }
+    state.withLock { state in
+      state.teardowns.append(teardown)
+      hasRecordedTeardowns = true
+    }
   }
 
   // MARK: Closing
@@ -147,29 +166,35 @@ extension Branch {
   ///   that is being released (its descendants are marked, and held by nobody).
   /// - Returns: Whether this call marked the branch; `false` when it was closed already.
   private func markClosed(at site: SourceLocation, levelsUp: Int, into step: CloseStep?) -> Bool {
-    state.withLock { state in
-      guard state.closing == nil else { return false }
-      state.closing = Closing(site: site, levelsUp: levelsUp)
-      detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
-      var next = state.newestChild
-      while let current = next {
-        next = current._withUnsafeGuaranteedRef { child in
-          // A child without holders is being released, or not handed out yet: it is marked (a new
-          // one then fails to be made) but holds nothing a close could reach. The lock keeps it
-          // from being freed meanwhile: its deinit first leaves this list.
-          let held = step == nil ? nil : child.anchor._withUnsafeGuaranteedRef { $0.holdIfAlive() }
-          let childStep = held.map { CloseStep(branch: $0, runsTeardowns: true) }
-          if child.markClosed(at: site, levelsUp: levelsUp + 1, into: childStep) {
-            if let childStep { step?.children.append(childStep) }
-          } else if let held {
-            step?.children.append(CloseStep(branch: held, runsTeardowns: false))
+    anchor._withUnsafeGuaranteedRef { anchor in
+      anchor.withChildren {
+        guard detour.load(ordering: .relaxed) & Self.closedBit == 0 || !hasClosing else { return false }
+        state.withLock { $0.closing = Closing(site: site, levelsUp: levelsUp) }
+        detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
+        var next = anchor.newestChild
+        while let current = next {
+          next = current._withUnsafeGuaranteedRef { child in
+            // A child without holders is being released, or not handed out yet: it is marked (a
+            // new one then fails to be made) but holds nothing a close could reach. This lock keeps
+            // it from being freed meanwhile: its deinit first leaves this list.
+            let held = step == nil ? nil : child.anchor._withUnsafeGuaranteedRef { $0.holdIfAlive() }
+            let childStep = held.map { CloseStep(branch: $0, runsTeardowns: true) }
+            if child.markClosed(at: site, levelsUp: levelsUp + 1, into: childStep) {
+              if let childStep { step?.children.append(childStep) }
+            } else if let held {
+              step?.children.append(CloseStep(branch: held, runsTeardowns: false))
+            }
+            return child.olderSibling
           }
-          return child.olderSibling
         }
+        return true
       }
-      return true
     }
   }
+
+  /// Whether a close recorded who closed this branch: not one made closed under a closing parent,
+  /// which is marked only.
+  private var hasClosing: Bool { state.withLock { $0.closing != nil } }
 
   /// Runs a close's plan: each child (with its own children first), then the branch itself.
   private static func run(_ step: CloseStep) async -> [TeardownFailed.Failure] {
@@ -222,19 +247,7 @@ extension Branch {
       let unitState = UnitState(start)
       guard unitState.isClaimed else { return }
       // Waited for as a request waits, so that the load hands its outcome over when it ends.
-      let inFlight = state.withLock { state -> InFlight? in
-        switch unitState.markWaited() {
-        case .ended:
-          return nil
-        case .alreadyWaited:
-          return state.inFlight[unitState.word]
-        case .marked(let owner):
-          let inFlight = InFlight(owner: owner.takeUnretainedValue())
-          state.inFlight[unitState.word] = inFlight
-          return inFlight
-        }
-      }
-      if let inFlight { loads.append(inFlight) }
+      if let inFlight = inFlight(of: unitState) { loads.append(inFlight) }
     }
     for load in loads { await load.ended() }
     let asyncLoads = state.withLock { state in state.asyncLoads.values.map { $0 as! AsyncLoadNode } }

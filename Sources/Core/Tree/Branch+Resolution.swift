@@ -385,7 +385,21 @@ extension Branch {
     if owner.toOpaque() == reference.toOpaque() {
       throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
     }
-    let inFlight = state.withLock { state -> InFlight? in
+    guard let inFlight = inFlight(of: unit) else { return }
+    switch inFlight.wait(as: thread) {
+    case .finished(.success): return
+    case .finished(.failure(let error)):
+      throw waitedForFailedLoad(
+        feature, binding: entry.binding.takeUnretainedValue(), failure: error, path: thread.frames, at: location)
+    case .deadlock(let ownerFrames):
+      throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: self, at: location)
+    }
+  }
+
+  /// The load in progress in `unit`, marked waited and registered for its owner to finish when it
+  /// ends; `nil` when it ended meanwhile. What a request, or a close, waits for.
+  func inFlight(of unit: UnitState) -> InFlight? {
+    state.withLock { state -> InFlight? in
       switch unit.markWaited() {
       case .ended:
         return nil
@@ -396,15 +410,6 @@ extension Branch {
         state.inFlight[unit.word] = inFlight
         return inFlight
       }
-    }
-    guard let inFlight else { return }
-    switch inFlight.wait(as: thread) {
-    case .finished(.success): return
-    case .finished(.failure(let error)):
-      throw waitedForFailedLoad(
-        feature, binding: entry.binding.takeUnretainedValue(), failure: error, path: thread.frames, at: location)
-    case .deadlock(let ownerFrames):
-      throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: self, at: location)
     }
   }
 

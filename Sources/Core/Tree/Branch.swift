@@ -75,15 +75,16 @@ package final class Branch: @unchecked Sendable {
   /// slow way, which throws ``FeaturesClosed``.
   @usableFromInline let detour: Atomic<UInt8>
   /// Whether this branch holds its parent: not when it was made through a loader's features.
-  private let holdsParent: Bool
-  /// Whether this branch is in its parent's list of children (``State/newestChild``). Guarded by the
-  /// parent's `state` lock, as are the two sibling links.
+  let holdsParent: Bool
+  /// Whether this branch is in its parent's list of children; guarded as the sibling links are.
   var isLinked = false
+  /// Whether an instance with a teardown was ever recorded here (set under `state`): deinit then
+  /// looks for the teardowns that never ran, and no other branch pays for the look.
+  var hasRecordedTeardowns = false
+  /// The sibling links of this branch in its parent's list of children
+  /// (``BranchAnchor/newestChild``), guarded by the parent anchor's ``BranchAnchor/withChildren(_:)``.
   var olderSibling: Unmanaged<Branch>?
   var newerSibling: Unmanaged<Branch>?
-  /// The parent's `state` lock, kept by a branch that does not hold its parent (see ``tether``), so
-  /// that it can leave the parent's list of children whenever either of them goes.
-  let parentStateIfTethered: Lock<State>?
 
   /// The bit of ``detour`` a test container's branches set.
   @usableFromInline static var overriddenBit: UInt8 { 0b01 }
@@ -98,9 +99,6 @@ package final class Branch: @unchecked Sendable {
     var inFlight: [UnsafeMutablePointer<Atomic<UInt>>: InFlight] = [:]
     /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
     var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
-    /// The newest child branch still alive; each links to the next older one
-    /// (``Branch/olderSibling``). A close finds the open descendants it closes first here.
-    var newestChild: Unmanaged<Branch>?
     /// Set when the branch starts closing (see ``Branch/isClosed``), never unset.
     var closing: Closing?
     /// The instances cached here that have a teardown, in the order they were loaded.
@@ -227,7 +225,6 @@ package final class Branch: @unchecked Sendable {
     tether = parent?._withUnsafeGuaranteedRef { parent in
       holdsParent ? parent.tether : parent.anchor.takeUnretainedValue()
     }
-    parentStateIfTethered = holdsParent ? nil : parent?._withUnsafeGuaranteedRef { $0.state }
     self.definition = consume definition
     anchor._withUnsafeGuaranteedRef { $0.attach(self) }
     if holdsParent { parent?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.hold() } } }
@@ -247,7 +244,7 @@ package final class Branch: @unchecked Sendable {
       }
     }
     leaveParent()
-    if let state = stateStorage.load() { endLifecycle(state) }
+    endLifecycle()
     if hasTypedContext { Self.destroyContext(of: definition.scope, at: storage + Int(contextOffset)) }
     // No load can be in progress: a load keeps its branch alive.
     let layout = definition.layout

@@ -25,14 +25,7 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
   }
 
   override func ended() async {
-    await withCheckedContinuation { continuation in
-      let ended = state.withLock { state in
-        if state.outcome != nil { return true }
-        state.closes.append(continuation)
-        return false
-      }
-      if ended { continuation.resume() }
-    }
+    await state.suspend(until: { $0.outcome != nil }, waitingIn: \.closes)
   }
 
   /// Suspends until the load ends. Cancelling the waiting task ends only its wait, with

@@ -33,14 +33,7 @@ final class InFlight: WaitGraph.Node, @unchecked Sendable {
   /// Suspends until the load ends, whatever its outcome: how a closing branch waits for a load in
   /// flight without blocking a thread. Not cancellable, as a close is not.
   func ended() async {
-    await withCheckedContinuation { continuation in
-      let ended = state.withLock { state in
-        if state.outcome != nil { return true }
-        state.closes.append(continuation)
-        return false
-      }
-      if ended { continuation.resume() }
-    }
+    await state.suspend(until: { $0.outcome != nil }, waitingIn: \.closes)
   }
 
   enum Wait {
