@@ -2,7 +2,7 @@
 // wiring, in one run; prints a Markdown table of medians and ratios. Then Arbor's cost curves
 // (Curves.swift), with a table of their points and one of their ratios.
 //
-//   swift run -c release arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,...,recursion,...]
+//   swift run -c release arbor-benchmarks [--scale X] [--samples N] [--cases a,a2,d′,...,recursion,...]
 //                                         [--libraries hand,arbor,swinject,swift-dependencies]
 //
 // ARBOR_BENCHMARK_SCALE sets the scale too (CI runs at 0.001, which only checks that it runs).
@@ -21,7 +21,7 @@ func usage(_ message: String) -> Never {
       """
       arbor-benchmarks: \(message)
       usage: arbor-benchmarks [--scale X] [--samples N] \
-      [--cases a,a2,b,c,d,e,f,\(curveCases.map(\.id).joined(separator: ","))] \
+      [--cases a,a2,b,c,d,d′,e,f,\(curveCases.map(\.id).joined(separator: ","))] \
       [--libraries hand,arbor,swinject,swift-dependencies] [--depths 10,100,1000,10000]
 
       """.utf8))
@@ -120,6 +120,13 @@ for (id, title, iterations, target, run) in timed where settings.includes(id) {
     Row(
       title: title, unit: "ns", values: measure(total: settings.count(iterations), settings: settings, runs),
       target: .atMost(target)))
+}
+
+if settings.includes("d′") || settings.includes("d'") {
+  progress("d′: " + libraries.filter { $0 == .handWritten || $0 == .arbor }.map(\.title).joined(separator: ", "))
+  // Copies in the capture list: the task must not reach back to main.swift's globals while the
+  // main thread waits for it.
+  rows.append(runAsync { [settings, libraries] in await ClosingRequestCase.row(settings, libraries: libraries) })
 }
 
 if settings.includes("e") {

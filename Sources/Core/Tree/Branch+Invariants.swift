@@ -24,7 +24,7 @@ extension Branch: InvariantChecking {
       violations += unitViolations(layout.unit(at: index), at: start, index: index, quiescent: quiescent)
     }
     violations += overflowViolations(layout)
-    if quiescent, let state = stateStorage.load() {
+    if quiescent, let state = existingState {
       state.withLock { state in
         if !state.inFlight.isEmpty { violations.append("\(state.inFlight.count) loads are waited for") }
         if !state.asyncLoads.isEmpty { violations.append("\(state.asyncLoads.count) async loads are in flight") }

@@ -97,7 +97,7 @@ extension Branch {
     guard hasRecordedTeardowns else { return }
     let skipped = state.withLock { $0.teardowns }
     guard !skipped.isEmpty else { return }
-    let error = TeardownSkipped(skipped, in: pathIfMade)
+    let error = TeardownSkipped(skipped, in: isTethered ? pathIfMade : path)
     IssueReporting.report(error.diagnostic, severity: .failure, at: skipped.first?.registration.location)
   }
 
@@ -131,9 +131,10 @@ extension Branch {
   }
 
   private func recordTeardown(_ teardown: PendingTeardown) {
-    // The path is made now, while the branch's ancestors are certainly alive: a report of skipped
-    // teardowns, from deinit, may no longer reach them.
-    _ = path
+    // Below a tether, the path is made now, while the branch's ancestors are certainly alive: a
+    // report of skipped teardowns, from deinit, may no longer reach them. Other branches hold their
+    // ancestors until their deinit ends.
+    if isTethered { _ = path }
     state.withLock { state in
       state.teardowns.append(teardown)
       hasRecordedTeardowns = true

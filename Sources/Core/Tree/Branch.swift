@@ -57,8 +57,10 @@ package final class Branch: @unchecked Sendable {
   /// The features this branch's loaders receive, made with the branch: loads hand them out
   /// borrowed, without touching a reference count.
   @usableFromInline let loaderFeatures: Features
-  /// The ``state`` lock, once something needed it.
-  let stateStorage = AtomicLazyReference<Lock<State>>()
+  /// The ``state`` lock, retained, once something needed it; 0 before. A word rather than an
+  /// `AtomicLazyReference`, whose `load()` is not specialised here (~700 instructions a call): a
+  /// close and each recorded teardown read it.
+  private let stateWord = Atomic<UInt>(0)
   /// The branch's ``BranchProperties``, retained, once a property was read, set or observed
   /// through it; 0 before. A plain word, not a lazy reference: reads load it without retaining.
   @usableFromInline let propertiesWord = Atomic<UInt>(0)
@@ -245,6 +247,10 @@ package final class Branch: @unchecked Sendable {
     }
     leaveParent()
     endLifecycle()
+    defer {
+      let word = stateWord.load(ordering: .acquiring)
+      if word != 0 { Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).release() }
+    }
     if hasTypedContext { Self.destroyContext(of: definition.scope, at: storage + Int(contextOffset)) }
     // No load can be in progress: a load keeps its branch alive.
     let layout = definition.layout
@@ -289,7 +295,21 @@ package final class Branch: @unchecked Sendable {
   /// Most branches never need it (a first load claims its slot with an atomic operation), so it is
   /// made on first use: a branch costs no lock until one of its loads is contended.
   var state: Lock<State> {
-    stateStorage.load() ?? stateStorage.storeIfNil(Lock.make(State()))
+    if let existing = existingState { return existing }
+    let made = Unmanaged.passRetained(Lock.make(State()))
+    let (published, found) = stateWord.compareExchange(
+      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+    if published { return made.takeUnretainedValue() }
+    made.release()  // another request made one first
+    return Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: found).unsafelyUnwrapped)
+      .takeUnretainedValue()
+  }
+
+  /// The ``state`` lock, if something made it.
+  var existingState: Lock<State>? {
+    let word = stateWord.load(ordering: .acquiring)
+    return word == 0
+      ? nil : Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).takeUnretainedValue()
   }
 
   /// Where this branch is: its scope and context, and its ancestors', for diagnostics and for the

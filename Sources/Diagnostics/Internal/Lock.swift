@@ -19,10 +19,10 @@ package final class Lock<State>: @unchecked Sendable {
   // Sendable: `state` is only touched inside `withLock` or `wait(until:)`, under the mutex.
   // `mutex` first: a zero-sized `State` (Void) laid out before it would share its address, which
   // the thread sanitizer then reports as a race between reading `mutex` and accessing `state`.
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   /// Made only for a lock that threads wait on (``makeWaitable(_:)``).
   private let condition: UnsafeMutablePointer<pthread_cond_t>?
-  private var state: State
+  @usableFromInline var state: State
 
   private init(_ state: State, waitable: Bool) {
     self.state = state
@@ -52,7 +52,10 @@ package final class Lock<State>: @unchecked Sendable {
   }
 
   /// Runs `body` with exclusive access to the state.
-  @inline(__always)
+  ///
+  /// Inlinable, so that the modules above specialise it: called generically across the module
+  /// boundary, it costs several hundred instructions a call in metadata lookups.
+  @inlinable @inline(__always)
   package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
     check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
     defer { check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
@@ -83,7 +86,7 @@ package final class Lock<State>: @unchecked Sendable {
 }
 
 /// Stops the process when a pthread call fails: only corrupt memory makes these calls fail.
-@inline(__always)
-private func check(_ status: Int32, _ call: StaticString) {
+@inlinable @inline(__always)
+func check(_ status: Int32, _ call: StaticString) {
   precondition(status == 0, "\(call) failed with error \(status)")
 }
