@@ -17,7 +17,9 @@ import Testing
       .map { $0.drop { $0 == " " } }.joined(separator: "\n")
   }
 
-  @Test(arguments: ["README.md", "Docs/Concurrency.md", "Docs/Validation.md", "Docs/Properties.md", "Docs/Lifecycle.md"])
+  @Test(arguments: [
+    "README.md", "Docs/Concurrency.md", "Docs/Validation.md", "Docs/Properties.md", "Docs/Lifecycle.md",
+  ])
   func everySampleOfTheGuideIsCompiled(guide: String) throws {
     let markdown = try String(contentsOf: Self.root.appendingPathComponent(guide), encoding: .utf8)
     let sources = try Self.folders.flatMap { folder in

@@ -22,6 +22,6 @@ import Testing
     copy.patch(\Greeter.greet, with: {})
     let validation = await copy.validate { $0.use(Session(user: "check"), for: SessionScope.self) }
     #expect(validation.problems.isEmpty)
-    #expect(validation.graph.nodes.map(\.feature) == ["Clock", "Printer", "Greeter"])
+    #expect(validation.graph.nodes.map(\.feature) == ["Clock", "Printer", "Greeter", "Guestbook"])
   }
 }

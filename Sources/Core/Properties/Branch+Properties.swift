@@ -27,8 +27,12 @@ extension Branch {
   /// nothing for the optimiser to retain.
   @inlinable @inline(__always)
   static func peekProperty<P: FeaturesProperty>(_ property: P.Type, in branch: Unmanaged<Branch>) -> P.Value? {
-    let word = branch._withUnsafeGuaranteedRef { $0.propertiesWord.load(ordering: .acquiring) }
-    guard word != 0 else { return nil }
+    // A closed branch reads the slow way, which reports `FeaturesClosed`: the same byte a cached
+    // request tests.
+    let (detour, word) = branch._withUnsafeGuaranteedRef {
+      ($0.detour.load(ordering: .relaxed), $0.propertiesWord.load(ordering: .acquiring))
+    }
+    guard word != 0, detour & closedBit == 0 else { return nil }
     return Unmanaged<BranchProperties>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { $0.cached(property) }
   }

@@ -49,6 +49,11 @@ final class BranchProperties: @unchecked Sendable {
 
   deinit {
     // The branch is gone: its observers' streams end.
+    finishObservers()
+  }
+
+  /// Ends the streams of this branch's observers: when the branch goes, or closes.
+  func finishObservers() {
     for observer in state.withLock({ $0.observers }) { observer.finish() }
   }
 

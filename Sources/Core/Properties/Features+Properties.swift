@@ -11,8 +11,9 @@ extension Features {
   /// branch changes nothing. Instances already loaded keep the values they were loaded with: follow
   /// changes with ``observe(_:file:line:)``.
   ///
-  /// Through features whose branch was released, reading gives the default and setting changes
-  /// nothing; both report the misuse (a test failure in tests, standard error otherwise).
+  /// Through features whose branch was released or closed, reading gives the default and setting
+  /// changes nothing; both report the misuse (``FeaturesReleased``, ``FeaturesClosed``: a test
+  /// failure in tests, the issue reporter otherwise).
   ///
   /// ```swift
   /// let timeout = session[RequestTimeout.self]
@@ -52,14 +53,20 @@ extension Features {
   /// The value of a property on this branch, or ``FeaturesReleased``.
   func value<P: FeaturesProperty>(of property: P.Type, at location: SourceLocation) throws -> P.Value {
     if let branch = retainedBranch, let value = Branch.peekProperty(property, in: branch) { return value }
-    return try withBranch(at: location) { branch in branch.properties.value(property, in: branch) }
+    return try withBranch(at: location) { branch in
+      if branch.isClosed { throw branch.closed(.using("the value of \(property)"), at: location) }
+      return branch.properties.value(property, in: branch)
+    }
   }
 
   /// Sets a property on this branch, or reports why it cannot.
   @usableFromInline
   func setProperty<P: FeaturesProperty>(_ property: P.Type, to value: P.Value, at location: SourceLocation) {
     do {
-      try withBranch(at: location) { branch in branch.properties.set(property, to: value, in: branch, at: location) }
+      try withBranch(at: location) { branch in
+        if branch.isClosed { throw branch.closed(.using("the value of \(property)"), at: location) }
+        branch.properties.set(property, to: value, in: branch, at: location)
+      }
     } catch {
       IssueReporting.report(
         Self.propertyMisuse(set: "\(property)", error, at: location), severity: .failure)
@@ -71,7 +78,7 @@ extension Features {
   ///
   /// The stream yields the value as ``subscript(_:file:line:)`` reads it now, then, in order, every
   /// new value a set gives it here: sets on this branch, and sets on its ancestors that it does not
-  /// shadow with its own. It finishes when the branch is released; the stream does not keep the
+  /// shadow with its own. It finishes when the branch is closed or released; the stream does not keep the
   /// branch alive. Through features whose branch was released, the stream finishes at once and the
   /// misuse is reported.
   ///
@@ -91,7 +98,13 @@ extension Features {
   ) -> AsyncStream<P.Value> {
     let location = SourceLocation(fileID: file, line: line)
     do {
-      return try withBranch(at: location) { branch in branch.properties.observe(property, in: branch) }
+      return try withBranch(at: location) { branch in
+        if branch.isClosed { throw branch.closed(.using("the value of \(property)"), at: location) }
+        let stream = branch.properties.observe(property, in: branch)
+        // A close that marked the branch meanwhile may have finished the streams before this one.
+        if branch.isClosed { branch.properties.finishObservers() }
+        return stream
+      }
     } catch {
       IssueReporting.report(Self.propertyMisuse(observe: "\(property)", error, at: location), severity: .failure)
       return AsyncStream { $0.finish() }

@@ -6,7 +6,8 @@ import Synchronization
 // is set.
 extension Branch {
   /// Whether `close()` started on this branch or an ancestor: from then on every request, branch
-  /// and context lookup through it (or a branch below it) throws ``FeaturesClosed``. Never unset.
+  /// and context lookup through it (or a branch below it) throws ``FeaturesClosed``, a property
+  /// read, set or observe reports it, and the branch's property streams have ended. Never unset.
   @inlinable package var isClosed: Bool { detour.load(ordering: .sequentiallyConsistent) & Self.closedBit != 0 }
 
   /// The error of a request for `feature` through this branch once it is closed.
@@ -172,6 +173,8 @@ extension Branch {
         guard detour.load(ordering: .relaxed) & Self.closedBit == 0 || !hasClosing else { return false }
         state.withLock { $0.closing = Closing(site: site, levelsUp: levelsUp) }
         detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
+        // Property streams end with the branch: an `observe` made from now on is refused.
+        existingProperties?.finishObservers()
         var next = anchor.newestChild
         while let current = next {
           next = current._withUnsafeGuaranteedRef { child in
