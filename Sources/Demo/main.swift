@@ -9,18 +9,22 @@ import Synchronization
 let loads = Atomic<Int>(0)
 let root = DemoTree.root(onGreeterLoad: { loads.add(1, ordering: .relaxed) })
 
-print("Two sessions branch the same root; each caches its own Greeter, and tears down its Guestbook:")
-for user in ["ann", "bob"] {
-  try await root.withBranch(SessionScope.self, context: Session(user: user)) { session in
-    let guestbook: Guestbook = try await session.instance()
-    for _ in 0..<2 {
-      let greeter: Greeter = try await session.instance()
-      try greeter.greet()
-      guestbook.sign(user)
-    }
-  }  // the session is closed here: its guestbook's teardown runs
+/// Each session is a `withBranch`: closed when its body ends, which runs its guestbook's teardown.
+func greetTwoSessions() async throws {
+  print("Two sessions branch the same root; each caches its own Greeter, and tears down its Guestbook:")
+  for user in ["ann", "bob"] {
+    try await root.withBranch(SessionScope.self, context: Session(user: user)) { session in
+      let guestbook: Guestbook = try await session.instance()
+      for _ in 0..<2 {
+        let greeter: Greeter = try await session.instance()
+        try greeter.greet()
+        guestbook.sign(user)
+      }
+    }  // the session is closed here: its guestbook's teardown runs
+  }
+  print("Greeter.live() ran \(loads.load(ordering: .relaxed)) times for 4 requests in 2 sessions.\n")
 }
-print("Greeter.live() ran \(loads.load(ordering: .relaxed)) times for 4 requests in 2 sessions.\n")
+try await greetTwoSessions()
 
 print("Validated before it serves, every scope at once, the tree has no problems; as a Mermaid graph:")
 let validation = await root.validate { contexts in contexts.use(Session(user: "check"), for: SessionScope.self) }

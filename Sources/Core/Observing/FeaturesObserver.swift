@@ -19,6 +19,10 @@ public protocol FeaturesObserver: AnyObject, Sendable {
   func loaded(_ load: LoadEvent)
   /// A branch was made.
   func branchCreated(_ branch: BranchEvent)
+  /// A branch closed: its teardowns, and those of the branches below it, ran.
+  func branchClosed(_ branch: BranchEvent)
+  /// A teardown ran as its branch closed: what it tore down, where, how long it took, how it ended.
+  func tornDown(_ teardown: TeardownEvent)
 }
 
 extension FeaturesObserver {
@@ -26,4 +30,8 @@ extension FeaturesObserver {
   public func loaded(_ load: LoadEvent) {}
   /// Does nothing.
   public func branchCreated(_ branch: BranchEvent) {}
+  /// Does nothing.
+  public func branchClosed(_ branch: BranchEvent) {}
+  /// Does nothing.
+  public func tornDown(_ teardown: TeardownEvent) {}
 }

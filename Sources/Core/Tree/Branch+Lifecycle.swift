@@ -225,17 +225,24 @@ extension Branch {
       return state.teardowns
     }
     var failures: [TeardownFailed.Failure] = []
+    let observer = definition.observer
     for teardown in teardowns.reversed() {
       var failure: (any Error)?
+      let start = observer != nil ? ContinuousClock.now : nil
       do {
         try await teardown.run()
       } catch {
         failure = error
         failures.append(TeardownFailed.Failure(teardown, in: path, cause: error))
       }
+      if let observer, let start {
+        observer.tornDown(
+          TeardownEvent(teardown, branchPath: path, start: start, duration: .now - start, error: failure))
+      }
       overrides?.tornDown(
         teardown.feature, implementation: teardown.registration.implementation, in: path, failure: failure)
     }
+    observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
     return failures
   }
 
