@@ -6,7 +6,7 @@ extension FeatureLoader {
   ) {
     registration = Registration(
       feature: feature, lifetime: lifetime, payload: AsyncLoader(loadAsync), isAsync: true,
-      implementation: implementation, location: location, teardown: teardown.map { Teardown($0) }
+      implementation: implementation, location: location, teardown: Arbor.teardown(teardown)
     )
   }
 

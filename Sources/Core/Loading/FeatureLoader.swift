@@ -23,7 +23,7 @@ public struct FeatureLoader: Sendable {
   ) {
     registration = Registration(
       feature: feature, lifetime: lifetime, payload: Loader(load), isAsync: false,
-      implementation: implementation, location: location, teardown: teardown.map { Teardown($0) }
+      implementation: implementation, location: location, teardown: Arbor.teardown(teardown)
     )
   }
 
@@ -35,7 +35,7 @@ public struct FeatureLoader: Sendable {
   ) {
     registration = Registration(
       feature: feature, lifetime: lifetime, payload: Loader(withoutContext: load), isAsync: false,
-      implementation: implementation, location: location, teardown: teardown.map { Teardown($0) }
+      implementation: implementation, location: location, teardown: Arbor.teardown(teardown)
     )
   }
 

@@ -8,4 +8,15 @@ package final class Teardown<F: Feature>: Sendable {
   init(_ run: @escaping @Sendable (F) async throws -> Void) {
     self.run = run
   }
+
+}
+
+/// The teardown of `run`, if there is one.
+///
+/// Unwrapped by hand, in a free function: `map`, or a static method of `Teardown<F>`, would make
+/// unspecialised code instantiate the closure type's or the class's metadata for every feature
+/// registered, teardown or not.
+func teardown<F: Feature>(_ run: (@Sendable (F) async throws -> Void)?) -> Teardown<F>? {
+  guard let run else { return nil }
+  return Teardown(run)
 }
