@@ -136,11 +136,13 @@ package final class Branch: @unchecked Sendable {
       _ = (child.storage + Int(child.contextOffset)).initializeMemory(
         as: Scope.Context.self, repeating: context, count: 1)
     }
+    try refuseIfMadeClosed(child, scope, at: location)
     if definition.isObserved { child._withUnsafeGuaranteedRef { $0.reportCreated() } }
     return child
   }
 
-  /// A new branch of `scope` below this one, with room for a context of `context`'s layout.
+  /// A new branch of `scope` below this one, with room for a context of `context`'s layout, which
+  /// the caller stores, then calls ``refuseIfMadeClosed(_:_:at:)``.
   ///
   /// - Returns: The branch, retained: the reference its first holder takes over
   ///   (``Features/init(adopting:)``).
@@ -152,9 +154,19 @@ package final class Branch: @unchecked Sendable {
     let child = Branch(
       definition: try childDefinition(scope, at: location), parent: Unmanaged.passUnretained(self),
       holdsParent: holdsParent, path: nil, overrides: overridesObject, context: context)
-    // This branch started closing while the child was made: the child was made closed.
-    if child.isClosed { throw closed(.branching(scope), at: location) }
     return Unmanaged.passRetained(child)
+  }
+
+  /// Drops `child`, its context stored, if this branch started closing while it was made (the
+  /// child was then made closed), and throws ``FeaturesClosed``. Only after the context is stored:
+  /// dropping the child destroys its context.
+  @usableFromInline
+  func refuseIfMadeClosed(_ child: Unmanaged<Branch>, _ scope: any FeaturesScope.Type, at location: SourceLocation)
+    throws
+  {
+    guard child._withUnsafeGuaranteedRef({ $0.isClosed }) else { return }
+    child.release()
+    throw closed(.branching(scope), at: location)
   }
 
   /// The definition of `scope` below this branch's: the one its scope defines, else the nearest
