@@ -27,10 +27,14 @@ import Arbor
 /// let greeter: Greeter = try features.load(Greeter.live())
 /// ```
 ///
+/// - Parameters:
+///   - file: Where the container is made; captured for you. An XCTest failure the container reports
+///     is attributed to it, in the test.
+///   - line: Where the container is made; captured for you.
 /// - Returns: The root features of a new, empty test container, with the patches of the running
 ///   test's ``Testing/Trait/features(_:)`` traits applied.
-public func TestFeatures() -> Features {
-  TestReporter.install()
+public func TestFeatures(file: StaticString = #fileID, line: UInt = #line) -> Features {
+  TestReporter.install(at: SourceLocation(fileID: file, line: line))
   let features = Features(Branch(root: emptyRoot, overrides: TestOverrides(resolvesPlaceholders: true)))
   TestFeaturesTrait.applyPatches(to: features)
   return features
@@ -64,8 +68,8 @@ public func TestFeatures() -> Features {
 ///   - line: Where the copy is made; captured for you.
 /// - Returns: The copy, at the same branch as `features`.
 public func TestFeatures(_ features: Features, file: StaticString = #fileID, line: UInt = #line) -> Features {
-  TestReporter.install()
   let location = SourceLocation(fileID: file, line: line)
+  TestReporter.install(at: location)
   let copy: Branch
   do {
     // Held while the path is read: a branch below a tether reaches its ancestors only so.
@@ -94,5 +98,5 @@ public func TestFeatures(_ features: Features, file: StaticString = #fileID, lin
   return copied
 }
 
-/// The definition every ``TestFeatures()`` container shares: no registrations, no scopes.
+/// The definition every ``TestFeatures(file:line:)`` container shares: no registrations, no scopes.
 private let emptyRoot = RootDefinition.make { _ in }

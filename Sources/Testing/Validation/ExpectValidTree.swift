@@ -24,7 +24,7 @@ public func expectValidTree(
   _ features: Features, _ contexts: (inout ValidationContexts) -> Void = { _ in }, file: StaticString = #fileID,
   line: UInt = #line
 ) async -> FeaturesValidation {
-  TestReporter.install()
+  TestReporter.install(at: SourceLocation(fileID: file, line: line))
   let validation = await features.validate(contexts, file: file, line: line)
   for problem in validation.problems {
     IssueReporting.report(problem.diagnostic, severity: .failure)
