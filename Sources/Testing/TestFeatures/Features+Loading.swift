@@ -42,7 +42,7 @@ extension Features {
 
   /// Runs a loader under test, synchronous or `async`, against these features, with a context.
   ///
-  /// The `await`ed form of ``load(_:context:file:line:)``: in an `async` test, every `load` of a
+  /// The `await`ed form of ``load(_:context:file:line:)-994eq``: in an `async` test, every `load` of a
   /// loader is this one.
   ///
   /// ```swift
@@ -120,7 +120,7 @@ extension Features {
   ///   - file: Where it is loaded; captured for you.
   ///   - line: Where it is loaded; captured for you.
   /// - Returns: The instance the loader made.
-  /// - Throws: See ``load(_:context:file:line:)``.
+  /// - Throws: See ``load(_:context:file:line:)-994eq``.
   public func load<F: Feature>(
     _ loader: FeatureLoader, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F where F.Context == Void {
@@ -138,7 +138,7 @@ extension Features {
   ///   - file: Where it is loaded; captured for you.
   ///   - line: Where it is loaded; captured for you.
   /// - Returns: The instance the loader made.
-  /// - Throws: See ``load(_:context:file:line:)``.
+  /// - Throws: See ``load(_:context:file:line:)-994eq``.
   public func load<F: CacheableFeature>(
     _ loader: FeatureLoader, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F where F.Context == NoContext {

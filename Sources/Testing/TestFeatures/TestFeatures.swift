@@ -3,8 +3,8 @@ import Arbor
 // swift-format-ignore: AlwaysUseLowerCamelCase
 /// A test container: features in which every feature is its placeholder until the test patches it.
 ///
-/// It is a plain ``Features`` value, so it goes wherever one goes: a loader under test receives it
-/// through ``Arbor/Features/load(_:context:file:line:)``, and code that takes `Features` takes it
+/// It is a plain ``/Arbor/Features`` value, so it goes wherever one goes: a loader under test receives it
+/// through ``Arbor/Features/load(_:context:file:line:)-994eq``, and code that takes `Features` takes it
 /// unchanged. It needs no registry: every feature resolves (to its placeholder, or to what the test
 /// gave it) and any scope may be branched. Patch it with ``Arbor/Features/use(_:file:line:)``,
 /// ``Arbor/Features/patch(_:with:file:line:)``, ``Arbor/Features/patch(_:file:line:_:)`` and
@@ -18,7 +18,8 @@ import Arbor
 /// callbacks) keep the patches of the container they captured. Branches of the container keep its
 /// patches; a patch made through any branch applies to the whole container.
 ///
-/// Named like a type, as ``FeaturesRoot(file:line:_:)`` is, because it reads as one at the call site.
+/// Named like a type, as ``/Arbor/FeaturesRoot(observer:file:line:_:)`` is, because it reads as one at
+/// the call site.
 ///
 /// ```swift
 /// let features = TestFeatures()
@@ -46,7 +47,7 @@ public func TestFeatures(file: StaticString = #fileID, line: UInt = #line) -> Fe
 ///
 /// The copy has its own caches and its own patches, so patching it never touches `features` or any
 /// other copy: parallel tests may each copy the same root. What is not patched loads with the tree's
-/// own loaders, and a feature the tree does not register is still ``FeatureUndefined``. A patched
+/// own loaders, and a feature the tree does not register is still ``/Arbor/FeatureUndefined``. A patched
 /// feature is its placeholder plus the patches (its unpatched members report); to keep a real
 /// implementation, replace the whole feature with ``Arbor/Features/use(_:file:line:)`` instead.
 ///

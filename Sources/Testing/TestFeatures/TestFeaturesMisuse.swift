@@ -4,7 +4,7 @@ import Arbor
 /// test container, loading a loader as another feature than the one it loads, or loading an `async`
 /// loader without `await`.
 ///
-/// Patches report it (as a test failure in a test); ``Arbor/Features/load(_:context:file:line:)``
+/// Patches report it (as a test failure in a test); ``Arbor/Features/load(_:context:file:line:)-994eq``
 /// throws it.
 ///
 /// ```

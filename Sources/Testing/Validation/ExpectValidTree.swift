@@ -1,7 +1,7 @@
 import Arbor
 import ArborDiagnostics
 
-/// Validates the whole tree of `features` (see ``Arbor/Features/validate(_:file:line:)``) and
+/// Validates the whole tree of `features` (see ``/Arbor/Features/validate(_:file:line:)``) and
 /// records each problem as its own test failure of the running test, its text the problem's
 /// diagnostic (which names the site to fix): a test of an app's wiring is one line.
 ///
