@@ -9,4 +9,22 @@ import Testing
   @Test func theQuickStartRuns() throws {
     try quickStart()
   }
+
+  /// The install section names the products and the platform minimums of Package.swift.
+  @Test func theInstallSectionMatchesThePackage() throws {
+    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let install = try #require(
+      readme.components(separatedBy: "## Install\n").last?.components(separatedBy: "\n## ").first)
+    for product in ["Arbor", "ArborTesting"] {
+      #expect(manifest.contains(".library(name: \"\(product)\""))
+      #expect(install.contains(".product(name: \"\(product)\", package: \"arbor\")"))
+    }
+    // `.macOS(.v15)` in the manifest is "macOS 15" in the README.
+    let platforms = manifest.matches(of: /\.(\w+)\(\.v(\d+)\)/).map { "\($0.1) \($0.2)" }
+    #expect(platforms.count == 5)
+    for platform in platforms {
+      #expect(install.localizedCaseInsensitiveContains(platform), "the install section does not say \(platform)")
+    }
+  }
 }
