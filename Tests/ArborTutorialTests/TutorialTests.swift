@@ -2,7 +2,7 @@ import ArborTesting
 import Foundation
 import Testing
 
-/// The getting-started tutorial (`Sources/Core/Arbor.docc/Tutorials/GettingStarted.tutorial`) shows
+/// The getting-started tutorial (`Sources/Core/Arbor.docc/Tutorials/BuildATestedApp.tutorial`) shows
 /// the files of its app, step by step, from the catalog's `Resources`; this target holds that app
 /// and its tests, compiled and run.
 @Suite struct TutorialTests {

@@ -19,8 +19,9 @@ public protocol Feature: Sendable {
 
   /// The feature with every member unimplemented: what a test container resolves until patched.
   ///
-  /// Build it with `unimplemented("Type.member")` for each member, or
-  /// ``unimplemented(_:placeholder:file:line:)`` for a member that returns a value without throwing.
+  /// Build it with ``unimplemented(_:file:line:)-6zcdy`` for each member that returns nothing,
+  /// ``unimplemented(_:file:line:)-99idb`` for one that throws, and
+  /// ``unimplemented(_:placeholder:file:line:)`` for one that returns a value without throwing.
   static var placeholder: Self { get }
 }
 
