@@ -27,4 +27,14 @@ import Testing
       #expect(install.localizedCaseInsensitiveContains(platform), "the install section does not say \(platform)")
     }
   }
+
+  /// The catalog's Getting started article shows the README's manifest excerpt.
+  @Test func gettingStartedInstallsAsTheReadmeDoes() throws {
+    func manifest(_ path: String) throws -> String? {
+      let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+      return DocsSamplesTests.swiftBlocks(in: text).first { $0.hasPrefix("// Package.swift\n") }
+    }
+    let readme = try #require(try manifest("README.md"))
+    #expect(try manifest("Sources/Core/Arbor.docc/GettingStarted.md") == readme)
+  }
 }
