@@ -40,12 +40,21 @@ import Testing
         }
       } else if line == "```swift" || line == "```text" {
         block = []
-      } else if let link = line.range(of: "](../") {
-        let path = line[link.upperBound...].prefix { $0 != ")" }
-        if path.hasPrefix("Tests/") || path.hasPrefix("Sources/") { source = String(path) }
+      } else if let path = quotedPath(in: line) {
+        source = path
       }
     }
     return samples
+  }
+
+  /// The last source file a line names, as a path from the package: a code span
+  /// (`` `Tests/ArborTestingTests/Docs/FirstUnitTest.swift` ``) or a relative link (`](../Tests/...)`).
+  static func quotedPath(in line: Substring) -> String? {
+    let candidates = line.split(separator: "`").map { Substring($0) }
+      + line.components(separatedBy: "](../").dropFirst().map { $0.prefix { $0 != ")" } }
+    return candidates.last { path in
+      (path.hasPrefix("Tests/") || path.hasPrefix("Sources/")) && path.hasSuffix(".swift") && !path.contains(" ")
+    }.map(String.init)
   }
 
   /// Whether `file` holds `sample`'s lines consecutively, ignoring each line's indentation.
