@@ -8,7 +8,8 @@ import Testing
 @Suite struct DocsSamplesTests {
   static let root = ReadmeTests.root
   static let folders = [
-    "Tests/ArborDocsTests", "Tests/ArborTestingTests/Docs", "Tests/ArborDiagnosticsTests/Support", "Sources/DemoFeatures",
+    "Tests/ArborDocsTests", "Tests/ArborTestingTests/Docs", "Tests/ArborDiagnosticsTests/Support",
+    "Sources/DemoFeatures",
   ]
   static let catalogs = ["Sources/Core/Arbor.docc", "Sources/Testing/ArborTesting.docc"]
 

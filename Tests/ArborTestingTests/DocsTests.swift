@@ -50,7 +50,8 @@ import Testing
   /// The last source file a line names, as a path from the package: a code span
   /// (`` `Tests/ArborTestingTests/Docs/FirstUnitTest.swift` ``) or a relative link (`](../Tests/...)`).
   static func quotedPath(in line: Substring) -> String? {
-    let candidates = line.split(separator: "`").map { Substring($0) }
+    let candidates =
+      line.split(separator: "`").map { Substring($0) }
       + line.components(separatedBy: "](../").dropFirst().map { $0.prefix { $0 != ")" } }
     return candidates.last { path in
       (path.hasPrefix("Tests/") || path.hasPrefix("Sources/")) && path.hasSuffix(".swift") && !path.contains(" ")
