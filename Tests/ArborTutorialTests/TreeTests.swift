@@ -2,7 +2,7 @@ import ArborTesting
 import Testing
 
 @Test func theTreeIsSound() async {
-  await expectValidTree(Greetings.root()) { contexts in
+  await expectValidTree(AppTree.root()) { contexts in
     contexts.use(Session(user: "check"), for: SessionScope.self)
   }
 }

@@ -19,10 +19,10 @@ import Testing
   }
 
   /// Code as it is compared: without import lines (the app and its tests are one module here),
-  /// indentation, and blank lines at either end (the app's `main.swift` is a function here).
+  /// `@main` (a test target has its own entry point), indentation, and blank lines at either end.
   static func comparable(_ code: String) -> String {
     code.split(separator: "\n", omittingEmptySubsequences: false)
-      .filter { !$0.hasPrefix("import ") && !$0.hasPrefix("@testable import ") }
+      .filter { !$0.hasPrefix("import ") && !$0.hasPrefix("@testable import ") && $0 != "@main" }
       .map { $0.drop { $0 == " " } }.joined(separator: "\n")
       .trimmingCharacters(in: .newlines)
   }

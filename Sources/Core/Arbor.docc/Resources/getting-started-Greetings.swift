@@ -1,14 +1,11 @@
 import Arbor
 
-/// The app's tree of features.
-enum Greetings {
-  static func root() -> Features {
-    FeaturesRoot { registry in
-      registry.use(Clock.system)
-      registry.use(Printer.console())
-      registry.defineScope(SessionScope.self) { registry in
-        registry.use(Greeter.live())
-      }
-    }
+@main
+struct Greetings {
+  static func main() throws {
+    let root = AppTree.root()
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let greeter: Greeter = try session.instance()
+    greeter.greet()
   }
 }

@@ -16,5 +16,6 @@ let package = Package(
       name: "GreetingsTests",
       dependencies: ["Greetings", .product(name: "ArborTesting", package: "arbor")]
     ),
-  ]
+  ],
+  swiftLanguageModes: [.v6]
 )

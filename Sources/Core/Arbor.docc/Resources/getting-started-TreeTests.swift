@@ -4,7 +4,7 @@ import Testing
 @testable import Greetings
 
 @Test func theTreeIsSound() async {
-  await expectValidTree(Greetings.root()) { contexts in
+  await expectValidTree(AppTree.root()) { contexts in
     contexts.use(Session(user: "check"), for: SessionScope.self)
   }
 }
