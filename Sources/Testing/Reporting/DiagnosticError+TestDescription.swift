@@ -18,10 +18,13 @@ extension FeatureRegistrationConflict: CustomTestStringConvertible {}
 extension FeatureRequiresAwait: CustomTestStringConvertible {}
 extension FeatureUndefined: CustomTestStringConvertible {}
 extension FeatureUnimplemented: CustomTestStringConvertible {}
+extension FeaturesClosed: CustomTestStringConvertible {}
 extension FeaturesReleased: CustomTestStringConvertible {}
 extension FeaturesScopeContextUnavailable: CustomTestStringConvertible {}
 extension FeaturesScopeUnchecked: CustomTestStringConvertible {}
 extension FeaturesScopeUndefined: CustomTestStringConvertible {}
 extension FeaturesValidationFailed: CustomTestStringConvertible {}
 extension ResolvedContextMissing: CustomTestStringConvertible {}
+extension TeardownFailed: CustomTestStringConvertible {}
+extension TeardownSkipped: CustomTestStringConvertible {}
 extension TestFeaturesMisuse: CustomTestStringConvertible {}
