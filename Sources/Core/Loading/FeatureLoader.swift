@@ -1,7 +1,7 @@
 /// An implementation of a feature: how to load it, with its name and where it was written.
 ///
 /// Build loaders with ``disposable(implementation:file:line:_:)-1oilv``,
-/// ``cacheable(implementation:file:line:_:)-74qw9`` and their `(context, features)`
+/// ``cacheable(implementation:file:line:_:teardown:)-56n5v`` and their `(context, features)`
 /// forms, or from a type with ``implementation(_:file:line:)-7f4r1``, and register them with
 /// ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``. A loader may throw; the error is the
 /// cause of a ``FeatureLoadingFailed`` and nothing is cached.
