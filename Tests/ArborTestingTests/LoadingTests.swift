@@ -68,13 +68,17 @@ import Testing
     #expect(error?.diagnostic.message.contains("SessionScope") == true)
   }
 
-  @Test func aMissingContextIsToBeGivenByTheTest() throws {
-    let features = TestFeatures()  // no session context
+  /// What loading `Greeter.live()`, which reads the session, reports in `features` without one.
+  static func missingSessionReport(in features: Features) -> String? {
     let error = #expect(throws: FeaturesScopeContextUnavailable.self) {
       let _: Greeter = try features.load(Greeter.live())
     }
+    return error?.diagnostic.renderedTree()
+  }
+
+  @Test func aMissingContextIsToBeGivenByTheTest() throws {
     #expect(
-      error?.diagnostic.renderedTree() == """
+      Self.missingSessionReport(in: TestFeatures()) == """
         FeaturesScopeContextUnavailable: no context for SessionScope
         ├─ requested at: ArborDemoFeatures/Greeter.swift:33
         ├─ scope: Root
@@ -83,12 +87,8 @@ import Testing
   }
 
   @Test func aMissingContextInACopyOfATreeMayAlsoBeBranched() throws {
-    let features = TestFeatures(DemoTree.root())
-    let error = #expect(throws: FeaturesScopeContextUnavailable.self) {
-      let _: Greeter = try features.load(Greeter.live())
-    }
     #expect(
-      error?.diagnostic.renderedTree() == """
+      Self.missingSessionReport(in: TestFeatures(DemoTree.root())) == """
         FeaturesScopeContextUnavailable: no context for SessionScope
         ├─ requested at: ArborDemoFeatures/Greeter.swift:33
         ├─ scope: Root
