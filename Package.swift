@@ -24,6 +24,8 @@ let package = Package(
     .testTarget(name: "ArborDocsTests", dependencies: ["Arbor"], path: "Tests/ArborDocsTests"),
     .testTarget(
       name: "ArborTestingTests", dependencies: ["ArborTesting", "ArborDemoFeatures"], path: "Tests/ArborTestingTests"),
+    // The getting-started tutorial's app and its tests (Sources/Core/Arbor.docc/Tutorials).
+    .testTarget(name: "ArborTutorialTests", dependencies: ["ArborTesting"], path: "Tests/ArborTutorialTests"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,7 @@
 /// the causes are diagnostics of their own, so a failure deep in a resolution chain is a tree. The
 /// renderers turn it into a text tree (``renderedTree(style:)``), one line (``summary(style:)``) or
 /// JSON for tools (``json(pretty:)``). Arbor builds a diagnostic only when it throws: a successful
-/// request formats and allocates nothing for diagnostics. `Docs/Diagnostics.md` shows every kind.
+/// request formats and allocates nothing for diagnostics. `Sources/Core/Arbor.docc/Diagnostics.md` shows every kind.
 ///
 /// ```swift
 /// do {

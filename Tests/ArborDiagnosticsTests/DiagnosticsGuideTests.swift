@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 
-/// `Docs/Diagnostics.md` shows exactly what Arbor renders for the failures of `DocExamples`.
+/// `Sources/Core/Arbor.docc/Diagnostics.md` shows exactly what Arbor renders for the failures of `DocExamples`.
 ///
 /// Each `<!-- generated: key -->` marker in the guide is followed by a fenced block that must equal
 /// the example's rendering. After changing a rendering, regenerate the blocks with
 /// `ARBOR_UPDATE_DOCS=1 swift test --filter DiagnosticsGuideTests`, and read the diff.
 @Suite struct DiagnosticsGuideTests {
   static let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Docs/Diagnostics.md")
+    .deletingLastPathComponent().appendingPathComponent("Sources/Core/Arbor.docc/Diagnostics.md")
 
   @Test func theGuideShowsTheRealRenderingOfEveryExample() async throws {
     var text = try String(contentsOf: Self.guide, encoding: .utf8)

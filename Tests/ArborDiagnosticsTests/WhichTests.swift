@@ -192,4 +192,5 @@ private final class PlaceholderOverrides: FeatureOverrides {
   func replaces(_ feature: any Feature.Type) -> Bool { false }
   func context<Scope: FeaturesScope>(for scope: Scope.Type) -> Scope.Context? { nil }
   var resolvesPlaceholders: Bool { true }
+  var givesScopeContexts: Bool { false }
 }

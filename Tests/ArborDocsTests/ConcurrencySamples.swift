@@ -1,4 +1,4 @@
-// The code samples of Docs/Concurrency.md, compiled and run by the test suite. Every ```swift block
+// The code samples of Sources/Core/Arbor.docc/Concurrency.md, compiled and run by the test suite. Every ```swift block
 // of that guide must appear verbatim in this file (DocsSamplesTests checks it).
 import Arbor
 import Testing

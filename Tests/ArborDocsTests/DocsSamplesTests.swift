@@ -1,12 +1,26 @@
 import Foundation
 import Testing
 
-/// Guides whose samples live in this test target: each ```swift block must appear verbatim in one
-/// of its Swift files, or of the tests Docs/Testing.md quotes (the README's testing sample is that
-/// guide's first unit test), so every sample a reader copies has compiled.
+/// The README and every article of the DocC catalogs: each ```swift block must appear verbatim in
+/// one of the Swift files of `folders` (the README's testing sample is the testing article's first
+/// unit test), so every sample a reader copies has compiled. (The tutorial's listings are checked
+/// by TutorialTests; the testing article's quotes, by DocsTests too, against the file each names.)
 @Suite struct DocsSamplesTests {
   static let root = ReadmeTests.root
-  static let folders = ["Tests/ArborDocsTests", "Tests/ArborTestingTests/Docs"]
+  static let folders = [
+    "Tests/ArborDocsTests", "Tests/ArborTestingTests/Docs", "Tests/ArborDiagnosticsTests/Support",
+    "Sources/DemoFeatures",
+  ]
+  static let catalogs = ["Sources/Core/Arbor.docc", "Sources/Testing/ArborTesting.docc"]
+
+  /// The README, then every Markdown file of the catalogs, as paths from the package.
+  static var guides: [String] {
+    ["README.md"]
+      + catalogs.flatMap { catalog in
+        let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(catalog).path)
+        return (files?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+      }
+  }
 
   static func swiftBlocks(in markdown: String) -> [String] {
     markdown.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
@@ -17,9 +31,11 @@ import Testing
       .map { $0.drop { $0 == " " } }.joined(separator: "\n")
   }
 
-  @Test(arguments: [
-    "README.md", "Docs/Concurrency.md", "Docs/Validation.md", "Docs/Properties.md", "Docs/Lifecycle.md",
-  ])
+  @Test func theCatalogsHaveArticles() {
+    #expect(Self.guides.count >= 6, "no catalog articles found under \(Self.catalogs)")
+  }
+
+  @Test(arguments: guides)
   func everySampleOfTheGuideIsCompiled(guide: String) throws {
     let markdown = try String(contentsOf: Self.root.appendingPathComponent(guide), encoding: .utf8)
     let sources = try Self.folders.flatMap { folder in
@@ -27,8 +43,9 @@ import Testing
       return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
         .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
     }.joined(separator: "\n")
-    let blocks = Self.swiftBlocks(in: markdown)
-    #expect(!blocks.isEmpty)
+    // A manifest excerpt cannot be compiled here: ReadmeTests and TutorialTests check it against
+    // Package.swift.
+    let blocks = Self.swiftBlocks(in: markdown).filter { !$0.hasPrefix("// Package.swift\n") }
     for block in blocks {
       // Indentation aside: a guide may show a test's body without its enclosing suite.
       #expect(

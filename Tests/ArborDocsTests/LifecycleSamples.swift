@@ -1,4 +1,4 @@
-// The code samples of Docs/Lifecycle.md (and the README's lifecycle section), compiled and run by
+// The code samples of Sources/Core/Arbor.docc/Lifecycle.md (and the README's lifecycle section), compiled and run by
 // the test suite. Every ```swift block of that guide must appear verbatim in this file or in
 // Tests/ArborTestingTests/Docs (DocsSamplesTests checks it).
 import Arbor

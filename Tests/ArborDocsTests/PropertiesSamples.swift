@@ -1,4 +1,4 @@
-// The samples of the README's Properties section and of Docs/Properties.md, compiled and run by
+// The samples of the README's Properties section and of Sources/Core/Arbor.docc/Properties.md, compiled and run by
 // the test suite (DocsSamplesTests checks that the guides show this code).
 import Arbor
 import Testing

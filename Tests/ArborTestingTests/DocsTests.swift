@@ -1,19 +1,25 @@
 import Foundation
 import Testing
 
-/// Docs/Testing.md quotes its samples from the tests in Tests/ArborTestingTests/Docs, so every
+/// Sources/Testing/ArborTesting.docc/TestingFeatures.md quotes its samples from the tests in Tests/ArborTestingTests/Docs, so every
 /// sample compiles and runs; this checks that each quote is still what the tests hold.
 @Suite struct DocsTests {
   @Test func everySampleInTestingMdIsQuotedFromTheTestItNames() throws {
-    let package = try #require(Self.packageDirectory(), "no Package.swift with Docs/Testing.md above the test binary")
-    let guide = try String(contentsOf: package.appendingPathComponent("Docs/Testing.md"), encoding: .utf8)
+    let package = try #require(
+      Self.packageDirectory(),
+      "no Package.swift with Sources/Testing/ArborTesting.docc/TestingFeatures.md above the test binary")
+    let guide = try String(
+      contentsOf: package.appendingPathComponent("Sources/Testing/ArborTesting.docc/TestingFeatures.md"),
+      encoding: .utf8)
     let samples = Self.samples(in: guide)
     #expect(samples.count >= 8)
     for sample in samples {
       let source = try #require(sample.source, "a sample with no link to the test file it quotes:\n\(sample.text)")
       let file = try String(contentsOf: package.appendingPathComponent(source), encoding: .utf8)
       let quoted = Self.contains(file, sample.text)
-      #expect(quoted, "Docs/Testing.md quotes \(source), which no longer holds:\n\(sample.text)")
+      #expect(
+        quoted,
+        "Sources/Testing/ArborTesting.docc/TestingFeatures.md quotes \(source), which no longer holds:\n\(sample.text)")
     }
   }
 
@@ -40,12 +46,22 @@ import Testing
         }
       } else if line == "```swift" || line == "```text" {
         block = []
-      } else if let link = line.range(of: "](../") {
-        let path = line[link.upperBound...].prefix { $0 != ")" }
-        if path.hasPrefix("Tests/") || path.hasPrefix("Sources/") { source = String(path) }
+      } else if let path = quotedPath(in: line) {
+        source = path
       }
     }
     return samples
+  }
+
+  /// The last source file a line names, as a path from the package: a code span
+  /// (`` `Tests/ArborTestingTests/Docs/FirstUnitTest.swift` ``) or a relative link (`](../Tests/...)`).
+  static func quotedPath(in line: Substring) -> String? {
+    let candidates =
+      line.split(separator: "`").map { Substring($0) }
+      + line.components(separatedBy: "](../").dropFirst().map { $0.prefix { $0 != ")" } }
+    return candidates.last { path in
+      (path.hasPrefix("Tests/") || path.hasPrefix("Sources/")) && path.hasSuffix(".swift") && !path.contains(" ")
+    }.map(String.init)
   }
 
   /// Whether `file` holds `sample`'s lines consecutively, ignoring each line's indentation.
@@ -64,7 +80,7 @@ import Testing
   }
 
   /// The package's directory: the first directory above this test binary (or the working directory)
-  /// that holds Package.swift and Docs/Testing.md.
+  /// that holds Package.swift and Sources/Testing/ArborTesting.docc/TestingFeatures.md.
   static func packageDirectory() -> URL? {
     let manager = FileManager.default
     let starts = [
@@ -75,7 +91,8 @@ import Testing
       var directory = start.standardizedFileURL
       while directory.path != "/" {
         if manager.fileExists(atPath: directory.appendingPathComponent("Package.swift").path),
-          manager.fileExists(atPath: directory.appendingPathComponent("Docs/Testing.md").path)
+          manager.fileExists(
+            atPath: directory.appendingPathComponent("Sources/Testing/ArborTesting.docc/TestingFeatures.md").path)
         {
           return directory
         }

@@ -68,6 +68,36 @@ import Testing
     #expect(error?.diagnostic.message.contains("SessionScope") == true)
   }
 
+  /// What loading `Greeter.live()`, which reads the session, reports in `features` without one.
+  static func missingSessionReport(in features: Features) -> String? {
+    let error = #expect(throws: FeaturesScopeContextUnavailable.self) {
+      let _: Greeter = try features.load(Greeter.live())
+    }
+    return error?.diagnostic.renderedTree()
+  }
+
+  @Test func aMissingContextIsToBeGivenByTheTest() throws {
+    #expect(
+      Self.missingSessionReport(in: TestFeatures()) == """
+        FeaturesScopeContextUnavailable: no context for SessionScope
+        ├─ requested at: ArborDemoFeatures/Greeter.swift:33
+        ├─ scope: Root
+        └─ fix: give it in the test: features.use(context: <a Session>, for: SessionScope.self)
+        """)
+  }
+
+  @Test func aMissingContextInACopyOfATreeMayAlsoBeBranched() throws {
+    #expect(
+      Self.missingSessionReport(in: TestFeatures(DemoTree.root())) == """
+        FeaturesScopeContextUnavailable: no context for SessionScope
+        ├─ requested at: ArborDemoFeatures/Greeter.swift:33
+        ├─ scope: Root
+        ├─ defined in: Root › SessionScope
+        └─ fix: give it in the test: features.use(context: <a Session>, for: SessionScope.self)
+                or read it in a branch of SessionScope or below: features.branch(SessionScope.self, context: ...)
+        """)
+  }
+
   @Test func loadingALoaderAsAnotherFeatureThrows() throws {
     let features = TestFeatures()
     let line = #line + 1

@@ -1,8 +1,9 @@
 /// A scope's context was read where no branch on the path is of that scope.
 ///
-/// When the reader is a cacheable's loader registered above that scope, the diagnostic says so:
-/// that loader runs in the ancestor that registers it and can never see the context. Otherwise it
-/// says where the scope is defined and how to branch it from here.
+/// When the reader is a cacheable's loader registered above that scope, the diagnostic says so: that
+/// loader runs in the ancestor that registers it and can never see the context. Otherwise it says
+/// where the scope is defined and how to branch it from here; in a test container (`TestFeatures()`
+/// in ArborTesting), first how the test gives the context: `features.use(context:for:)`.
 ///
 /// ```
 /// FeaturesScopeContextUnavailable: no context for SessionScope
@@ -39,7 +40,14 @@ public struct FeaturesScopeContextUnavailable: DiagnosticError {
     } else {
       let (note, routes) = branch.routes(to: scope)
       if let note { diagnostic.notes.append(note) }
-      diagnostic.fix = branch.useInScopeFix("read", scope, routes: routes)
+      let branchIt = branch.useInScopeFix("read", scope, routes: routes)
+      if branch.overrides?.givesScopeContexts == true {
+        // A test container: the test gives the context (a copy of a tree may also branch the scope).
+        let give = "give it in the test: features.use(context: <a \(contextTypeName(scope))>, for: \(scope.name).self)"
+        diagnostic.fix = routes.isEmpty ? give : alternatives([give, branchIt])
+      } else {
+        diagnostic.fix = branchIt
+      }
     }
     self.diagnostic = diagnostic
   }

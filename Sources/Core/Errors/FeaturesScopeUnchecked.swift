@@ -31,6 +31,7 @@ public struct FeaturesScopeUnchecked: DiagnosticError {
   }
 }
 
-private func contextTypeName<Scope: FeaturesScope>(_ scope: Scope.Type) -> String {
+/// `Session`: the type of a scope's context, as fixes name it.
+func contextTypeName<Scope: FeaturesScope>(_ scope: Scope.Type) -> String {
   String(describing: Scope.Context.self)
 }

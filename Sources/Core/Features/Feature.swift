@@ -11,11 +11,17 @@
 /// ```
 public protocol Feature: Sendable {
   /// What a request for the feature passes to its loader; `Void` when it takes nothing.
+  ///
+  /// Declare it with a typealias: `typealias Context = String`. A ``CacheableFeature``'s default is
+  /// ``NoContext``, not `Void`: its context keys its cache, so it must be `Hashable`, which `Void`
+  /// (a tuple) cannot be.
   associatedtype Context: Sendable = Void
 
   /// The feature with every member unimplemented: what a test container resolves until patched.
   ///
-  /// Build it with ``unimplemented(_:file:line:)-(_,_,_)`` for each member.
+  /// Build it with ``unimplemented(_:file:line:)-6zcdy`` for each member that returns nothing,
+  /// ``unimplemented(_:file:line:)-99idb`` for one that throws, and
+  /// ``unimplemented(_:placeholder:file:line:)`` for one that returns a value without throwing.
   static var placeholder: Self { get }
 }
 
@@ -49,6 +55,12 @@ public protocol DisposableFeature: Feature {}
 /// It lives in the nearest branch, walking up, whose scope registers it, and its loader sees that
 /// branch's features. A `Context` makes it a multiton: one instance per distinct context value.
 ///
+/// Without a declared `Context`, a cacheable's is ``NoContext``, where a disposable's or a static
+/// feature's is `Void`: the context keys the cache, so it must be `Hashable`, and `Void` cannot be.
+/// A generic helper over cacheables without a context says `where F.Context == NoContext`; one
+/// written `where F.Context == Void` fails to compile for them ("no type for 'F.Context' can satisfy
+/// both 'F.Context == ()' and 'F.Context : Equatable'").
+///
 /// ```swift
 /// struct Greeter: CacheableFeature {
 ///   var greet: @Sendable () throws -> Void
@@ -62,7 +74,10 @@ public protocol CacheableFeature: Feature where Context: Hashable {
 
 /// The context of a cacheable feature that takes none: there is one instance per branch.
 ///
-/// You never write it: requests for such features omit the context.
+/// A cacheable's context keys its cache, so it is `Hashable`; `Void` is a tuple and cannot be, so a
+/// cacheable that declares no `Context` has this one where other features have `Void`. You never
+/// write it in a request: requests for such features omit the context. You write it in generic code
+/// (`where F.Context == NoContext`) and in an implementation type's `init(context:features:)`.
 ///
 /// ```swift
 /// let greeter: Greeter = try features.instance()  // Greeter.Context == NoContext

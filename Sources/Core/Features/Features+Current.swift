@@ -1,5 +1,5 @@
 extension Features {
-  /// The features a task runs with: set by ``withCurrent(_:)-(()throws->R)``, read by
+  /// The features a task runs with: set by ``withCurrent(_:)``, read by
   /// ``current(file:line:)``.
   @TaskLocal static var currentInTask: Features?
 
@@ -45,7 +45,7 @@ extension Features {
   }
 
   /// The current features of the task: those of the innermost enclosing
-  /// ``withCurrent(_:)-(()throws->R)``.
+  /// ``withCurrent(_:)``.
   ///
   /// There is no global fallback: outside such a block this throws, so a missing scope is found
   /// where it is missing rather than hidden behind a default tree.

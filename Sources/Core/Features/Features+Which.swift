@@ -179,7 +179,7 @@ extension Features {
     /// (`[{"name", "context"}]`), `implementation` (`{"name", "kind", "isAsync", "location", "scope",
     /// "cachedIn", "isCachedInAncestor"}`), `diagnostic` (a diagnostic, with the schema of
     /// ``Diagnostic/json(pretty:)``). `kind` is `static`, `disposable`, `cacheable`,
-    /// `cacheablePerContext` or `placeholder`. `Docs/Diagnostics.md` has the full schema and an example.
+    /// `cacheablePerContext` or `placeholder`. `Sources/Core/Arbor.docc/Diagnostics.md` has the full schema and an example.
     ///
     /// ```swift
     /// let json = session.which(Greeter.self).json()

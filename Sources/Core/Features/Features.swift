@@ -2,10 +2,10 @@ import Synchronization
 
 /// Your view of a features tree from one branch: resolve features, read contexts, branch further.
 ///
-/// A `Features` value is cheap to copy and safe to use from any task or thread. The one you get
-/// from ``FeaturesRoot(file:line:_:)`` or ``branch(_:context:file:line:)`` keeps its branch alive;
-/// the one a loader receives does not, so an instance may keep it without leaking its branch, and
-/// neither does a branch made through it. Once that branch is released, requests through those
+/// A `Features` value is cheap to copy and safe to use from any task or thread. The one you get from
+/// ``FeaturesRoot(observer:file:line:_:)`` or ``branch(_:context:file:line:)`` keeps its branch
+/// alive; the one a loader receives does not, so an instance may keep it without leaking its branch,
+/// and neither does a branch made through it. Once that branch is released, requests through those
 /// features, or through a branch made from them, throw ``FeaturesReleased``.
 ///
 /// ```swift
@@ -129,7 +129,7 @@ public struct Features: @unchecked Sendable {
     return try await body(branch)
   }
 
-  /// Whether the task has current features (``withCurrent(_:)-(()throws->R)``).
+  /// Whether the task has current features (``withCurrent(_:)``).
   ///
   /// A task-local read costs a load as much as the rest of it, so it is skipped until some code
   /// has set current features at all.

@@ -1,7 +1,7 @@
 /// A property that resolves a feature lazily, on first read, from the features it belongs to.
 ///
 /// The features are those given to ``init(in:file:line:)``, or else the task's current features
-/// (``Features/withCurrent(_:)-(()throws->R)``) when the property is initialised, or else when it is
+/// (``Features/withCurrent(_:)``) when the property is initialised, or else when it is
 /// first read. The instance is resolved once per property and kept.
 ///
 /// A failure is reported with Arbor's diagnostic, whose "requested at" is the property's
@@ -88,7 +88,7 @@ public struct Resolved<F: Feature>: Sendable {
     }
   }
 
-  /// The property wrapper itself, for ``instance()``: `try $greeter.instance()`.
+  /// The property wrapper itself, for ``instance()-9h57p``: `try $greeter.instance()`.
   public var projectedValue: Resolved<F> { self }
 
   /// Resolves the feature (once) and returns it, throwing Arbor's errors.
@@ -114,7 +114,7 @@ public struct Resolved<F: Feature>: Sendable {
   /// ```
   ///
   /// - Returns: The instance.
-  /// - Throws: See ``instance()-(_)``, and `CancellationError` when the task is cancelled while
+  /// - Throws: See ``instance()-9h57p``, and `CancellationError` when the task is cancelled while
   ///   it waits.
   public func instance() async throws -> F {
     if let instance = storage.instance.withLock({ $0 }) { return instance }

@@ -2,7 +2,16 @@
 ///
 /// Its lifetime is the implemented feature's: a ``CacheableFeature`` is cached, a
 /// ``DisposableFeature`` made for every request. Register it with
-/// ``FeaturesRegistry/use(_:file:line:)-(I.Type,_,_)``.
+/// ``FeaturesRegistry/use(_:file:line:)-2ys5h``.
+///
+/// A conforming type has three members:
+/// - ``Implemented``, the feature it implements. Swift infers it from the type of ``instance``; a
+///   type whose `instance` is missing or mistyped is told "protocol requires nested type
+///   'Implemented'", which is fixed by writing `instance`, not the typealias.
+/// - ``init(context:features:)``, which loads it: it resolves what it needs from `features` and
+///   throws what it cannot. `context` is the feature's `Context`: ``NoContext`` for a cacheable
+///   without one, `Void` (write `context: Void`) for a disposable without one.
+/// - ``instance``, the feature's interface, backed by this type.
 ///
 /// ```swift
 /// struct LiveGreeter: FeatureImplementation {

@@ -13,6 +13,9 @@ package protocol FeatureOverrides: AnyObject, Sendable {
   var resolvesPlaceholders: Bool { get }
   /// Told of every teardown a branch of the container ran as it closed, in order.
   func tornDown(_ feature: any Feature.Type, implementation: String, in branch: ScopePath, failure: (any Error)?)
+  /// Whether the test may give a missing scope context here (`use(context:for:)`), so that a
+  /// diagnostic for one says so first.
+  var givesScopeContexts: Bool { get }
 }
 
 extension FeatureOverrides {

@@ -30,6 +30,8 @@ final class ValidationRecorder: FeatureOverrides, @unchecked Sendable {
   }
 
   var resolvesPlaceholders: Bool { false }
+  // Validation gives contexts with `contexts.use(_:for:)`, and reports what is missing as problems.
+  var givesScopeContexts: Bool { false }
 
   func replaces(_ feature: any Feature.Type) -> Bool {
     inner?.replaces(feature) ?? false

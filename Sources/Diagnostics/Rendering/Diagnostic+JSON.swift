@@ -5,7 +5,7 @@ extension Diagnostic {
   /// `kind`, `message`, `location` (`{"fileID", "line"}`), `feature`, `scope` (`[{"name", "context"}]`),
   /// `path` (`[{"feature", "location"}]`), `implementation` (`{"name", "location", "scope"}`),
   /// `searched` (`[String]`), `notes` (`[{"label", "value"}]`), `fix`, `causes` (`[Diagnostic]`).
-  /// Keys are stable: new facts may be added as new keys. `Docs/Diagnostics.md` has the full schema
+  /// Keys are stable: new facts may be added as new keys. `Sources/Core/Arbor.docc/Diagnostics.md` has the full schema
   /// with types and nullability, and an example.
   ///
   /// ```swift

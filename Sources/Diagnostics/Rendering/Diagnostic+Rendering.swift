@@ -10,7 +10,7 @@ extension Diagnostic {
   public enum Style: Sendable, Hashable {
     /// Box-drawing characters and arrows: `├─`, `└─`, `│`, `→`, `›`, `←`.
     case unicode
-    /// Plain ASCII, for logs that mangle Unicode: `|-`, `` `- ``, `|`, `->`, `>`, `<-`.
+    /// Plain ASCII, for logs that mangle Unicode: `|-`, a backquote and `-`, `|`, `->`, `>`, `<-`.
     case ascii
 
     var branch: String { self == .unicode ? "├─ " : "|- " }

@@ -5,7 +5,7 @@ import Testing
 /// twice) into test failures: a Swift Testing issue, or an XCTest failure.
 ///
 /// Installed once per process, the first time the process uses any ArborTesting API: a container
-/// (``TestFeatures()``, ``TestFeatures(_:file:line:)``), a patch, a `load`, or a test with a
+/// (``TestFeatures(file:line:)``, ``TestFeatures(_:file:line:)``), a patch, a `load`, or a test with a
 /// ``Testing/Trait/features(_:)`` trait, whose scope installs it before the test body runs. Core
 /// calls it for every report from then on, in every test, whether or not that test uses ArborTesting.
 ///
@@ -13,14 +13,19 @@ import Testing
 /// 1. In a Swift Testing test (the calling task has `Test.current`): an issue whose comment is the
 ///    diagnostic's rendered tree, attributed to the test.
 /// 2. In a running XCTest test case: a failure of that case with the same text, attributed to the
-///    placeholder's `#fileID:line` (see ``XCTestReporter``).
+///    line of the test that first called ArborTesting in that case, where it made its container (see
+///    ``XCTestReporter``).
 /// 3. Otherwise it declines, and Core hands the report to the reporter the app installed
 ///    (``IssueReporting/install(_:)``), or writes it to standard error. This is also what happens on
 ///    a thread or a detached task that does not inherit the Swift Testing test's task locals.
 package enum TestReporter {
-  /// Installs the reporter once; cheap after the first call.
-  static func install() {
+  /// Installs the reporter once (cheap after the first call) and notes where the test called
+  /// ArborTesting, which is where XCTest failures are attributed.
+  ///
+  /// - Parameter site: The `#fileID:line` of the test's call; `nil` where none is known (a trait).
+  static func install(at site: ArborDiagnostics.SourceLocation?) {
     _ = installed
+    if let site { XCTestReporter.noteTestSite(site) }
   }
 
   private static let installed: Void = {

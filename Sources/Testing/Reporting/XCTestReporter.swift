@@ -8,16 +8,21 @@
   /// XCTest offers no public "current test case", and on Linux `XCTFail` outside a running test case
   /// does nothing. So ArborTesting registers an `XCTestObservation` when it is installed and follows
   /// test cases as they start and finish:
-  /// - a test case is running: the failure is recorded on it, at the placeholder's `#fileID:line`;
+  /// - a test case is running: the failure is recorded on it;
   /// - none is (XCTest is between test cases, in a class `setUp`, or not running at all, as in a
   ///   Swift Testing process): the reporter declines, and the diagnostic goes to standard error.
+  ///
+  /// A failure is attributed to the test: to the `#fileID:line` of the first ArborTesting call the
+  /// running test case made (where it made its container, usually), as a Swift Testing issue is
+  /// attributed to its test. A test case that made no such call (its container was made before it
+  /// started) gets the placeholder's site; the diagnostic says where the placeholder is written in
+  /// every case.
   ///
   /// Until a test case starts or finishes after registration, the observer cannot know whether it was
   /// registered inside a running test case (the common case: ArborTesting is first used by a test).
   /// Then the reporter calls `XCTFail` and checks whether XCTest observed the failure: if it did, a
   /// test case was running (and is now known); if not, none was. Such a failure reads
-  /// `failed - <diagnostic>` and is attributed to this file, since `XCTFail` takes only a static
-  /// file name; the diagnostic still says where the placeholder is written.
+  /// `failed - <diagnostic>`.
   enum XCTestReporter {
     private static let observer = XCTestRunObserver()
 
@@ -26,11 +31,22 @@
       XCTestObservationCenter.shared.addTestObserver(observer)
     }
 
+    /// Notes a test's call of ArborTesting: the running test case's failures are attributed to the
+    /// first.
+    static func noteTestSite(_ site: SourceLocation) {
+      observer.noteTestSite(site)
+    }
+
     /// Records `text` as a failure of the running test case.
     ///
+    /// - Parameters:
+    ///   - text: The failure's description.
+    ///   - site: Where the mistake is written, for a test case that made no ArborTesting call.
     /// - Returns: `true` when a test case was running and recorded it; `false` when none was.
     static func fail(_ text: String, at site: SourceLocation?) -> Bool {
-      switch observer.running {
+      let (running, testSite) = observer.running
+      let site = testSite ?? site
+      switch running {
       case .idle:
         return false
       case .testCase(let running):
@@ -38,7 +54,7 @@
         return true
       case .unknown:
         let before = observer.failuresObserved
-        XCTFail(text, file: #fileID, line: #line)
+        if let site { XCTFail(text, file: site.fileID, line: site.line) } else { XCTFail(text) }
         return observer.failuresObserved != before
       }
     }
@@ -57,19 +73,35 @@
     private struct State {
       var running = Running.unknown
       var failuresObserved = 0
+      /// The first ArborTesting call of the running test case (while `unknown`, of the one that may be).
+      var testSite: SourceLocation?
     }
 
     private let state = Lock.make(State())
 
-    var running: Running { state.withLock { $0.running } }
+    /// The running test case, and its first ArborTesting call.
+    var running: (Running, testSite: SourceLocation?) { state.withLock { ($0.running, $0.testSite) } }
     var failuresObserved: Int { state.withLock { $0.failuresObserved } }
 
+    func noteTestSite(_ site: SourceLocation) {
+      state.withLock { state in
+        if case .idle = state.running { return }
+        if state.testSite == nil { state.testSite = site }
+      }
+    }
+
     func testCaseWillStart(_ testCase: XCTestCase) {
-      state.withLock { $0.running = .testCase(RunningTestCase(testCase: testCase)) }
+      state.withLock { state in
+        state.running = .testCase(RunningTestCase(testCase: testCase))
+        state.testSite = nil
+      }
     }
 
     func testCaseDidFinish(_ testCase: XCTestCase) {
-      state.withLock { $0.running = .idle }
+      state.withLock { state in
+        state.running = .idle
+        state.testSite = nil
+      }
     }
 
     #if canImport(ObjectiveC)
@@ -124,6 +156,7 @@
   /// Without XCTest there is no XCTest test case to fail.
   enum XCTestReporter {
     static func register() {}
+    static func noteTestSite(_ site: SourceLocation) {}
     static func fail(_ text: String, at site: SourceLocation?) -> Bool { false }
   }
 #endif

@@ -6,9 +6,9 @@ extension Features {
   ///
   /// The loader runs now, once, with this container as its `features`, so it sees the test's
   /// patches and scope contexts. Nothing is cached or registered; a cacheable's `teardown:` is kept,
-  /// and runs when this branch closes (``Arbor/Features/close(file:line:)``, listed in
-  /// ``tornDown``). It works on any features: a ``TestFeatures()`` container, a copy of a real
-  /// tree, or a tree itself.
+  /// and runs when this branch closes (``/Arbor/Features/close(file:line:)``, listed in
+  /// ``tornDown``). It works on any features: a ``TestFeatures(file:line:)`` container, a copy of a
+  /// real tree, or a tree itself.
   ///
   /// ```swift
   /// let account: Account = try features.load(Account.live(), context: 7)
@@ -26,8 +26,8 @@ extension Features {
   public func load<F: Feature>(
     _ loader: FeatureLoader, context: F.Context, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F {
-    TestReporter.install()
     let location = SourceLocation(fileID: file, line: line)
+    TestReporter.install(at: location)
     guard let load = loader.registration.payload as? Loader<F> else {
       if loader.registration.payload is AsyncLoader<F> {
         throw TestFeaturesMisuse.asyncLoaderLoadedSynchronously(loader, at: location)
@@ -42,7 +42,7 @@ extension Features {
 
   /// Runs a loader under test, synchronous or `async`, against these features, with a context.
   ///
-  /// The `await`ed form of ``load(_:context:file:line:)``: in an `async` test, every `load` of a
+  /// The `await`ed form of ``load(_:context:file:line:)-994eq``: in an `async` test, every `load` of a
   /// loader is this one.
   ///
   /// ```swift
@@ -60,8 +60,8 @@ extension Features {
   public func load<F: Feature>(
     _ loader: FeatureLoader, context: F.Context, file: StaticString = #fileID, line: UInt = #line
   ) async throws -> F {
-    TestReporter.install()
     let location = SourceLocation(fileID: file, line: line)
+    TestReporter.install(at: location)
     try checkOpen(.resolving(F.self), at: location)
     let instance: F
     switch loader.registration.payload {
@@ -120,7 +120,7 @@ extension Features {
   ///   - file: Where it is loaded; captured for you.
   ///   - line: Where it is loaded; captured for you.
   /// - Returns: The instance the loader made.
-  /// - Throws: See ``load(_:context:file:line:)``.
+  /// - Throws: See ``load(_:context:file:line:)-994eq``.
   public func load<F: Feature>(
     _ loader: FeatureLoader, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F where F.Context == Void {
@@ -138,7 +138,7 @@ extension Features {
   ///   - file: Where it is loaded; captured for you.
   ///   - line: Where it is loaded; captured for you.
   /// - Returns: The instance the loader made.
-  /// - Throws: See ``load(_:context:file:line:)``.
+  /// - Throws: See ``load(_:context:file:line:)-994eq``.
   public func load<F: CacheableFeature>(
     _ loader: FeatureLoader, file: StaticString = #fileID, line: UInt = #line
   ) throws -> F where F.Context == NoContext {
@@ -161,8 +161,8 @@ extension Features {
   public func load<I: FeatureImplementation>(
     _ implementation: I.Type, context: I.Implemented.Context, file: StaticString = #fileID, line: UInt = #line
   ) throws -> I.Implemented {
-    TestReporter.install()
     let location = SourceLocation(fileID: file, line: line)
+    TestReporter.install(at: location)
     try checkOpen(.resolving(I.Implemented.self), at: location)
     let instance = try I(context: context, features: self).instance
     try recordTeardown(of: implementation, instance: instance, at: location)

@@ -112,8 +112,8 @@ extension Features {
   ///
   /// - Parameter change: What the caller would do, for the report: `patch Clock`.
   func testOverrides(for change: @autoclosure () -> String, file: StaticString, line: UInt) -> TestOverrides? {
-    TestReporter.install()
     let location = SourceLocation(fileID: file, line: line)
+    TestReporter.install(at: location)
     do {
       if let overrides = try branch(at: location).overrides as? TestOverrides { return overrides }
       IssueReporting.report(TestFeaturesMisuse.notATestContainer(change(), at: location).diagnostic, severity: .failure)

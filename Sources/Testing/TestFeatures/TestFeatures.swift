@@ -3,8 +3,8 @@ import Arbor
 // swift-format-ignore: AlwaysUseLowerCamelCase
 /// A test container: features in which every feature is its placeholder until the test patches it.
 ///
-/// It is a plain ``Features`` value, so it goes wherever one goes: a loader under test receives it
-/// through ``Arbor/Features/load(_:context:file:line:)``, and code that takes `Features` takes it
+/// It is a plain ``/Arbor/Features`` value, so it goes wherever one goes: a loader under test receives it
+/// through ``Arbor/Features/load(_:context:file:line:)-994eq``, and code that takes `Features` takes it
 /// unchanged. It needs no registry: every feature resolves (to its placeholder, or to what the test
 /// gave it) and any scope may be branched. Patch it with ``Arbor/Features/use(_:file:line:)``,
 /// ``Arbor/Features/patch(_:with:file:line:)``, ``Arbor/Features/patch(_:file:line:_:)`` and
@@ -18,7 +18,8 @@ import Arbor
 /// callbacks) keep the patches of the container they captured. Branches of the container keep its
 /// patches; a patch made through any branch applies to the whole container.
 ///
-/// Named like a type, as ``FeaturesRoot(file:line:_:)`` is, because it reads as one at the call site.
+/// Named like a type, as ``/Arbor/FeaturesRoot(observer:file:line:_:)`` is, because it reads as one at
+/// the call site.
 ///
 /// ```swift
 /// let features = TestFeatures()
@@ -27,10 +28,14 @@ import Arbor
 /// let greeter: Greeter = try features.load(Greeter.live())
 /// ```
 ///
+/// - Parameters:
+///   - file: Where the container is made; captured for you. An XCTest failure the container reports
+///     is attributed to it, in the test.
+///   - line: Where the container is made; captured for you.
 /// - Returns: The root features of a new, empty test container, with the patches of the running
 ///   test's ``Testing/Trait/features(_:)`` traits applied.
-public func TestFeatures() -> Features {
-  TestReporter.install()
+public func TestFeatures(file: StaticString = #fileID, line: UInt = #line) -> Features {
+  TestReporter.install(at: SourceLocation(fileID: file, line: line))
   let features = Features(Branch(root: emptyRoot, overrides: TestOverrides(resolvesPlaceholders: true)))
   TestFeaturesTrait.applyPatches(to: features)
   return features
@@ -42,7 +47,7 @@ public func TestFeatures() -> Features {
 ///
 /// The copy has its own caches and its own patches, so patching it never touches `features` or any
 /// other copy: parallel tests may each copy the same root. What is not patched loads with the tree's
-/// own loaders, and a feature the tree does not register is still ``FeatureUndefined``. A patched
+/// own loaders, and a feature the tree does not register is still ``/Arbor/FeatureUndefined``. A patched
 /// feature is its placeholder plus the patches (its unpatched members report); to keep a real
 /// implementation, replace the whole feature with ``Arbor/Features/use(_:file:line:)`` instead.
 ///
@@ -64,8 +69,8 @@ public func TestFeatures() -> Features {
 ///   - line: Where the copy is made; captured for you.
 /// - Returns: The copy, at the same branch as `features`.
 public func TestFeatures(_ features: Features, file: StaticString = #fileID, line: UInt = #line) -> Features {
-  TestReporter.install()
   let location = SourceLocation(fileID: file, line: line)
+  TestReporter.install(at: location)
   let copy: Branch
   do {
     // Held while the path is read: a branch below a tether reaches its ancestors only so.
@@ -94,5 +99,5 @@ public func TestFeatures(_ features: Features, file: StaticString = #fileID, lin
   return copied
 }
 
-/// The definition every ``TestFeatures()`` container shares: no registrations, no scopes.
+/// The definition every ``TestFeatures(file:line:)`` container shares: no registrations, no scopes.
 private let emptyRoot = RootDefinition.make { _ in }

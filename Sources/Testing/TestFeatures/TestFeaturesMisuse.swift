@@ -1,10 +1,10 @@
 import Arbor
 
-/// A test used ``TestFeatures()``'s API in a way that cannot work: patching features that are not a
+/// A test used ``TestFeatures(file:line:)``'s API in a way that cannot work: patching features that are not a
 /// test container, loading a loader as another feature than the one it loads, or loading an `async`
 /// loader without `await`.
 ///
-/// Patches report it (as a test failure in a test); ``Arbor/Features/load(_:context:file:line:)``
+/// Patches report it (as a test failure in a test); ``Arbor/Features/load(_:context:file:line:)-994eq``
 /// throws it.
 ///
 /// ```
@@ -21,7 +21,7 @@ public struct TestFeaturesMisuse: DiagnosticError {
       kind: "TestFeaturesMisuse", message: message, location: location, feature: feature, fix: fix)
   }
 
-  /// A patch (`change`: `patch Clock`) of features that no ``TestFeatures()`` or
+  /// A patch (`change`: `patch Clock`) of features that no ``TestFeatures(file:line:)`` or
   /// ``TestFeatures(_:file:line:)`` made.
   static func notATestContainer(_ change: String, at location: SourceLocation) -> Self {
     Self(

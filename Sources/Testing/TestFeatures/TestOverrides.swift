@@ -8,8 +8,10 @@ import ArborDiagnostics
 /// overrides), so patches made through any branch apply to all of them. Nothing here is global:
 /// two containers never share an object, which is what keeps parallel tests apart.
 final class TestOverrides: FeatureOverrides {
-  /// `true` for ``TestFeatures()``; `false` for a copy of a real tree, whose registrations still load.
+  /// `true` for ``TestFeatures(file:line:)``; `false` for a copy of a real tree, whose registrations still load.
   let resolvesPlaceholders: Bool
+  /// A test container takes scope contexts from the test (`use(context:for:)`).
+  var givesScopeContexts: Bool { true }
   private let state: Lock<State>
 
   struct State {

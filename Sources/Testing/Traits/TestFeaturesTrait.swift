@@ -4,7 +4,7 @@ import Testing
 /// A Swift Testing trait that declares patches for every test container a test makes.
 ///
 /// Put the patches a whole suite shares on the suite, and a test's own on the test: each container
-/// the test makes with ``TestFeatures()`` or ``TestFeatures(_:file:line:)`` starts with the suite's
+/// the test makes with ``TestFeatures(file:line:)`` or ``TestFeatures(_:file:line:)`` starts with the suite's
 /// patches, then the test's, in that order. The trait is read once, when the container is made;
 /// from then on the container carries its patches, so tasks and closures that escape the test see
 /// them. Nothing is shared between tests: each gets the patches applied to its own containers.
@@ -52,7 +52,7 @@ public struct TestFeaturesTrait: TestTrait, SuiteTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    TestReporter.install()
+    TestReporter.install(at: nil)
     try await Self.$patches.withValue(Self.patches + [patch]) { try await function() }
   }
 }

@@ -1,7 +1,7 @@
 import Arbor
 import ArborDiagnostics
 
-/// Validates the whole tree of `features` (see ``Arbor/Features/validate(_:file:line:)``) and
+/// Validates the whole tree of `features` (see ``/Arbor/Features/validate(_:file:line:)``) and
 /// records each problem as its own test failure of the running test, its text the problem's
 /// diagnostic (which names the site to fix): a test of an app's wiring is one line.
 ///
@@ -24,7 +24,7 @@ public func expectValidTree(
   _ features: Features, _ contexts: (inout ValidationContexts) -> Void = { _ in }, file: StaticString = #fileID,
   line: UInt = #line
 ) async -> FeaturesValidation {
-  TestReporter.install()
+  TestReporter.install(at: SourceLocation(fileID: file, line: line))
   let validation = await features.validate(contexts, file: file, line: line)
   for problem in validation.problems {
     IssueReporting.report(problem.diagnostic, severity: .failure)

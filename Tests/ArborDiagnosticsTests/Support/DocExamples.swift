@@ -3,7 +3,7 @@ import ArborDemoFeatures
 import Synchronization
 import Testing
 
-/// The failures `Docs/Diagnostics.md` shows, each a real failure of a small app.
+/// The failures `Sources/Core/Arbor.docc/Diagnostics.md` shows, each a real failure of a small app.
 ///
 /// Every call that can fail is given its site explicitly (`file: "App/Main.swift", line: 42`), as
 /// if this were the app's code, so the guide reads like an app's output and does not change when

@@ -1,4 +1,4 @@
-// Docs/Testing.md, "Code that reads the current features".
+// Sources/Testing/ArborTesting.docc/TestingFeatures.md, "Code that reads the current features".
 import ArborDemoFeatures
 import ArborTesting
 import Synchronization

@@ -1,4 +1,4 @@
-// Docs/Testing.md, "A first unit test".
+// Sources/Testing/ArborTesting.docc/TestingFeatures.md, "A first unit test".
 import ArborDemoFeatures
 import ArborTesting
 import Synchronization

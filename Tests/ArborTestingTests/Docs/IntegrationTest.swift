@@ -1,4 +1,4 @@
-// Docs/Testing.md, "An integration test of a branch".
+// Sources/Testing/ArborTesting.docc/TestingFeatures.md, "An integration test of a branch".
 import ArborDemoFeatures
 import ArborTesting
 import Synchronization

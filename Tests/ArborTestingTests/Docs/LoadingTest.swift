@@ -1,4 +1,4 @@
-// Docs/Testing.md, "Loading the implementation under test".
+// Sources/Testing/ArborTesting.docc/TestingFeatures.md, "Loading the implementation under test".
 import ArborDemoFeatures
 import ArborTesting
 import Synchronization

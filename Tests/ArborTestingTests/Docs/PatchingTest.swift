@@ -1,4 +1,4 @@
-// Docs/Testing.md, "Patching".
+// Sources/Testing/ArborTesting.docc/TestingFeatures.md, "Patching".
 import ArborDemoFeatures
 import ArborTesting
 import Synchronization

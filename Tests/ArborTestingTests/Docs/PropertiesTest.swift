@@ -1,4 +1,4 @@
-// Docs/Testing.md, "Properties in tests" (and Docs/Properties.md, "Testing"). `GreetingLocale`
+// Sources/Testing/ArborTesting.docc/TestingFeatures.md, "Properties in tests" (and Sources/Core/Arbor.docc/Properties.md, "Testing"). `GreetingLocale`
 // is the demo's (ArborDemoFeatures).
 import ArborDemoFeatures
 import ArborTesting

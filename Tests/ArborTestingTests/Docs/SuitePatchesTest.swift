@@ -1,4 +1,4 @@
-// Docs/Testing.md, "Patches for a whole suite".
+// Sources/Testing/ArborTesting.docc/TestingFeatures.md, "Patches for a whole suite".
 import ArborDemoFeatures
 import ArborTesting
 import Testing

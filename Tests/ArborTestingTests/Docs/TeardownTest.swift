@@ -1,4 +1,4 @@
-// Docs/Lifecycle.md, "In tests".
+// Sources/Core/Arbor.docc/Lifecycle.md, "In tests".
 import ArborTesting
 import Synchronization
 import Testing

@@ -1,4 +1,4 @@
-// Docs/Testing.md, "What an unpatched member does".
+// Sources/Testing/ArborTesting.docc/TestingFeatures.md, "What an unpatched member does".
 import ArborDemoFeatures
 import ArborTesting
 import Testing

@@ -4,7 +4,7 @@ import ArborTesting
 import Foundation
 import Testing
 
-// The samples of Docs/Validation.md, compiled and run.
+// The samples of Sources/Core/Arbor.docc/Validation.md, compiled and run.
 
 @Test func theAppTreeIsSound() async {
   await expectValidTree(DemoTree.root()) { contexts in
@@ -36,11 +36,12 @@ import Testing
   #expect(profile.loads.count == 2)
 }
 
-/// Docs/Validation.md shows the demo's graph as `arbor-demo` prints it; regenerate the block with
+/// Sources/Core/Arbor.docc/Validation.md shows the demo's graph as `arbor-demo` prints it; regenerate the block with
 /// `ARBOR_UPDATE_DOCS=1 swift test --filter theGuideShowsTheDemosGraph`.
 @Test func theGuideShowsTheDemosGraph() async throws {
   let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Docs/Validation.md")
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+      "Sources/Core/Arbor.docc/Validation.md")
   var text = try String(contentsOf: guide, encoding: .utf8)
   let graph = await DemoTree.root().validate { $0.use(Session(user: "check"), for: SessionScope.self) }.graph
   let marker = "<!-- generated: demo-graph -->\n```mermaid\n"

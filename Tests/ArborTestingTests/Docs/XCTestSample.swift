@@ -1,4 +1,4 @@
-// Docs/Testing.md, "XCTest".
+// Sources/Testing/ArborTesting.docc/TestingFeatures.md, "XCTest".
 import ArborDemoFeatures
 import ArborTesting
 import Synchronization

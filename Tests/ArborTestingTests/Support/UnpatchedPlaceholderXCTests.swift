@@ -40,12 +40,20 @@ final class UnpatchedPlaceholderXCTests: XCTestCase {
     try XCTSkipIf(Self.scenario != "report", "fails on purpose; XCTestReportingTests runs it in a child process")
   }
 
+  /// Where each test case makes its container: XCTest failures are attributed there, in the test.
+  static let containerSites = [
+    "ArborTestingTests/UnpatchedPlaceholderXCTests.swift:\(firstContainerLine)",
+    "ArborTestingTests/UnpatchedPlaceholderXCTests.swift:\(secondContainerLine)",
+  ]
+  static let firstContainerLine = #line + 3
+
   func test1UnpatchedVoidMemberInTheFirstTestCase() throws {
     let features = TestFeatures()
     let printer: Printer = try features.instance()
     printer.print("Hello")
   }
 
+  static let secondContainerLine = #line + 2
   func test2UnpatchedValueMemberInALaterTestCase() throws {
     let features = TestFeatures()
     let clock: Clock = try features.instance()

@@ -1,0 +1,11 @@
+import Arbor
+
+@main
+struct Greetings {
+  static func main() throws {
+    let root = AppTree.root()
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let greeter: Greeter = try session.instance()
+    greeter.greet()
+  }
+}

@@ -1,0 +1,3 @@
+mkdir Greetings
+cd Greetings
+swift package init --type executable --name Greetings
