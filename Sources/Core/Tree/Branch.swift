@@ -51,8 +51,6 @@ package final class Branch: @unchecked Sendable {
   /// The bytes this branch keeps for cached instances in its own storage: what a branch costs for
   /// its scope's cacheables. A test hook.
   package var unitByteCount: Int { unitBytes - UnitLayout.headerByteCount }
-  /// How many units `storage` has room for, in give-out order.
-  let unitCount: Int
   /// The newest ``OverflowBlock``, retained; 0 before one is needed.
   private let overflow = Atomic<UInt>(0)
   /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
@@ -68,6 +66,8 @@ package final class Branch: @unchecked Sendable {
   /// through it; 0 before. A plain word, not a lazy reference: reads load it without retaining.
   @usableFromInline let propertiesWord = Atomic<UInt>(0)
   // The small fields last, side by side, so that they share one word.
+  /// How many units `storage` has room for, in give-out order.
+  private let storedUnitCount: Int32
   @usableFromInline let contextOffset: Int32
   /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
   /// from a path alone (a test container's copy), whose contexts only `path` holds.
@@ -228,7 +228,7 @@ package final class Branch: @unchecked Sendable {
     assert(Int(bitPattern: storage) % max(layout.alignment, contextAlignment) == 0)
     for index in 0..<unitCount { UnitState.initialize(storage + layout.unit(at: index).offset) }
     storage.storeBytes(of: UInt(unitBytes), as: UInt.self)
-    self.unitCount = unitCount
+    storedUnitCount = Int32(unitCount)
     loaderFeatures = consume features
     self.contextOffset = Int32(contextOffset)
     table = definition.lookup
@@ -445,6 +445,9 @@ package final class Branch: @unchecked Sendable {
     return newest == 0
       ? nil : Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!).takeUnretainedValue()
   }
+
+  /// How many units `storage` has room for, in give-out order.
+  var unitCount: Int { Int(storedUnitCount) }
 
   /// The bytes of this branch's storage before its context: the header word and its units.
   var unitBytes: Int {
