@@ -1,0 +1,144 @@
+import Arbor
+import ArborHummingbird
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@Suite struct FeaturesMiddlewareTests {
+  /// A router whose every request gets a branch of `RequestScope` from `root`.
+  func router(root: Features) -> Router<BasicFeaturesRequestContext> {
+    let router = Router(context: BasicFeaturesRequestContext.self)
+    router.add(
+      middleware: FeaturesMiddleware(root: root, scope: RequestScope.self) { request, context in
+        RequestInfo(request: request, context: context)
+      })
+    return router
+  }
+
+  @Test func aRequestGetsItsBranchAndContext() async throws {
+    let router = router(root: testTree())
+    router.get("whoami") { request, context -> String in
+      let tag: RequestTag = try await context.instance()
+      let info = try context.features.context(for: RequestScope.self)
+      #expect(tag.info == info)
+      #expect(info.id == context.id)
+      return "\(info.path) \(info.user ?? "-")"
+    }
+    try await Application(router: router).test(.router) { client in
+      let response = try await client.execute(uri: "/whoami", method: .get, headers: [.init("x-user")!: "ann"])
+      #expect(response.status == .ok)
+      #expect(String(buffer: response.body) == "/whoami ann")
+    }
+  }
+
+  @Test func theBranchIsTheTasksCurrentFeatures() async throws {
+    let router = router(root: testTree())
+    router.get("current") { request, context -> String in
+      let tag: RequestTag = try await Features.current().instance()
+      let fromContext: RequestTag = try await context.instance()
+      #expect(tag.number == fromContext.number)
+      return tag.info.path
+    }
+    try await Application(router: router).test(.router) { client in
+      let response = try await client.execute(uri: "/current", method: .get)
+      #expect(String(buffer: response.body) == "/current")
+    }
+  }
+
+  @Test func concurrentRequestsNeverShareABranch() async throws {
+    let count = 32
+    let arrived = Gate(count: count)
+    let router = router(root: testTree())
+    router.get("tag") { request, context -> String in
+      // Every request holds its branch until all of them have one: no branch can be reused.
+      await arrived.arriveAndWait()
+      let tag: RequestTag = try await context.instance()
+      let again: RequestTag = try await context.instance()
+      #expect(tag.number == again.number)
+      return "\(tag.number) \(tag.info.user ?? "-")"
+    }
+    try await Application(router: router).test(.router) { client in
+      let answers = try await withThrowingTaskGroup(of: (String, String).self) { group in
+        for index in 0..<count {
+          group.addTask {
+            let user = "user\(index)"
+            let response = try await client.execute(uri: "/tag", method: .get, headers: [.init("x-user")!: user])
+            return (user, String(buffer: response.body))
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      let numbers = answers.map { $0.1.split(separator: " ")[0] }
+      #expect(Set(numbers).count == count)
+      for (user, body) in answers {
+        #expect(body.hasSuffix(" \(user)"))
+      }
+    }
+  }
+
+  @Test func aRequestIsBranchedUnderTheBranchItsParentPicks() async throws {
+    let root = testTree()
+    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let router = Router(context: BasicFeaturesRequestContext.self)
+    router.add(
+      middleware: FeaturesMiddleware(
+        root: root, scope: RequestScope.self,
+        parent: { request, _ in
+          switch request.headers[.authorization] {
+          case "ann": ann
+          case nil: nil
+          default: throw HTTPError(.unauthorized)
+          }
+        }
+      ) { request, context in RequestInfo(request: request, context: context) })
+    router.get("session") { request, context -> String in
+      let session: SessionTag = try await context.instance()
+      return session.user
+    }
+    let annTag: SessionTag = try await ann.instance()
+    let entries = RecordingLogHandler.Entries()
+    try await Application(router: router, logger: entries.logger()).test(.router) { client in
+      let response = try await client.execute(uri: "/session", method: .get, headers: [.authorization: "ann"])
+      #expect(String(buffer: response.body) == "ann")
+      let again = try await client.execute(uri: "/session", method: .get, headers: [.authorization: "ann"])
+      #expect(String(buffer: again.body) == "ann")
+      let intruder = try await client.execute(uri: "/session", method: .get, headers: [.authorization: "bob"])
+      #expect(intruder.status == .unauthorized)
+      // Without a session, the request is branched from the root, where no session is on the path.
+      let anonymous = try await client.execute(uri: "/session", method: .get)
+      #expect(anonymous.status == .internalServerError)
+    }
+    let logged = entries.all.compactMap { $0.metadata["arbor.diagnostic.kind"] }
+    #expect(logged == ["FeatureUndefined"])
+    let annTagAfter: SessionTag = try await ann.instance()
+    #expect(annTag.number == annTagAfter.number)
+  }
+
+  @Test func aRouteWithoutTheMiddlewareSaysHowToFixIt() async throws {
+    let router = Router(context: BasicFeaturesRequestContext.self)
+    let thrown = Box<RequestFeaturesUnavailable?>(nil)
+    router.get("bare") { request, context -> String in
+      do {
+        let _: RequestTag = try await context.instance()
+        return "resolved"
+      } catch let error as RequestFeaturesUnavailable {
+        thrown.value = error
+        throw HTTPError(.internalServerError)
+      }
+    }
+    try await Application(router: router).test(.router) { client in
+      let response = try await client.execute(uri: "/bare", method: .get)
+      #expect(response.status == .internalServerError)
+    }
+    let error = try #require(thrown.value)
+    #expect(
+      String(reflecting: error) == """
+        RequestFeaturesUnavailable: no request branch in BasicFeaturesRequestContext
+        ├─ requested at: ArborHummingbirdTests/FeaturesMiddlewareTests.swift:123
+        ├─ endpoint: /bare
+        └─ fix: add FeaturesMiddleware to the router (router.add(middleware: FeaturesMiddleware(...)))
+                or to the route's group, before the route is added
+        """)
+  }
+}
