@@ -1,0 +1,82 @@
+import Arbor
+import ArborHummingbird
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import ServiceLifecycle
+import Testing
+
+@Suite struct FeaturesServiceTests {
+  /// A request feature whose loader requests something nobody registered: a wiring mistake that
+  /// would otherwise surface on the first request.
+  struct Audit: CacheableFeature {
+    var record: @Sendable (String) -> Void
+    static var placeholder: Audit { Audit(record: unimplemented("Audit.record")) }
+
+    static func live() -> FeatureLoader {
+      .cacheable { features in
+        let unregistered: Unregistered = try features.instance()
+        return Audit(record: { _ in _ = unregistered })
+      }
+    }
+  }
+
+  /// An application serving `root` with a features service that validates it.
+  func application(root: Features, entries: RecordingLogHandler.Entries) -> Application<
+    RouterResponder<BasicFeaturesRequestContext>
+  > {
+    let router = Router(context: BasicFeaturesRequestContext.self)
+    router.add(
+      middleware: FeaturesMiddleware(root: root, scope: RequestScope.self) { request, context in
+        RequestInfo(request: request, context: context)
+      })
+    router.get("tag") { request, context -> String in
+      let tag: RequestTag = try await context.instance()
+      return tag.info.path
+    }
+    var app = Application(router: router, logger: entries.logger())
+    app.addFeatures(
+      FeaturesService(root: root, logger: entries.logger(label: "features")) { contexts in
+        contexts.use(RequestInfo(id: "validation", path: "/"), for: RequestScope.self)
+        contexts.use(Session(user: "validation"), for: SessionScope.self)
+      })
+    return app
+  }
+
+  @Test func aSoundTreeStartsAndServes() async throws {
+    let entries = RecordingLogHandler.Entries()
+    try await application(root: testTree(), entries: entries).test(.router) { client in
+      let response = try await client.execute(uri: "/tag", method: .get)
+      #expect(String(buffer: response.body) == "/tag")
+    }
+    #expect(entries.all.contains { $0.level == .info && $0.message.hasPrefix("features tree validated") })
+  }
+
+  @Test func aWiringMistakeIsRefusedAtStartUpWithTheWholeReport() async throws {
+    let root = FeaturesRoot { registry in
+      registry.use(Counter.live())
+      registry.defineScope(RequestScope.self) { registry in
+        registry.use(RequestTag.live())
+        registry.use(Audit.live())
+      }
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(SessionTag.live())
+        registry.use(Audit.live())
+      }
+    }
+    let entries = RecordingLogHandler.Entries()
+    let served = Box(false)
+    let failure = await #expect(throws: FeaturesValidationFailed.self) {
+      try await application(root: root, entries: entries).test(.router) { client in
+        served.value = true
+      }
+    }
+    #expect(!served.value)
+    // Both mistakes, in one report.
+    #expect(failure?.problems.count == 2)
+    #expect(failure?.problems.allSatisfy { $0 is FeatureUndefined } == true)
+    let critical = try #require(entries.all.first { $0.level == .critical })
+    #expect(critical.message.hasPrefix("FeaturesValidationFailed: 2 problems in the features tree"))
+    #expect(critical.metadata[DiagnosticErrorMapping.diagnosticMetadataKey] != nil)
+  }
+}
