@@ -1,0 +1,261 @@
+/// A set of branches of one scope, one per key, made on first use and closed when evicted or when
+/// the set is closed: a server's session branch per signed-in user, an app's branch per account.
+///
+/// The first request for a key makes its context with `context` and branches the scope with it from
+/// `parent`; concurrent requests for the same key wait for that one branch, so a key has one branch
+/// at a time, made exactly once. When making it fails (the context throws, say), every waiting
+/// request gets the error and nothing is kept: the next request tries again.
+///
+/// A branch is evicted when it has not been used for `idleTime`, or when the set holds more than
+/// `maximumCount` (the least recently used first), and then closed, which runs its teardowns. A
+/// branch in use by ``withBranch(for:file:line:isolation:_:)`` is never evicted by either rule;
+/// one taken out with ``evict(_:file:line:)`` while in use is closed when the last request using it
+/// ends. Eviction happens as requests come (each request evicts what is due); call
+/// ``evictIdle(file:line:)`` on a timer to close idle branches when none come. A close that fails
+/// during eviction is reported through ``IssueReporting``, since no caller waits for it.
+///
+/// ```swift
+/// let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900), maximumCount: 10_000) {
+///   (token: String) in try await Session(user: accounts.user(for: token))
+/// }
+/// try await sessions.withBranch(for: token) { session in
+///   try await session.withBranch(RequestScope.self, context: request) { request in … }
+/// }
+/// try await sessions.close()   // on shutdown, or let closing the root close them
+/// ```
+public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>: Sendable {
+  /// The branch every key's branch is made from.
+  public let parent: Features
+  /// How long a branch may go unused before it is evicted; `nil` for no limit.
+  public let idleTime: Duration?
+  /// How many branches the set keeps at most (in use ones excepted); `nil` for no limit.
+  public let maximumCount: Int?
+  /// Makes the context of a key's branch.
+  private let context: @Sendable (Key) async throws -> Scope.Context
+  /// The set's clock, as the time since the set was made.
+  private let now: @Sendable () -> Duration
+  private let state = Lock<KeyedBranchesState>.make(KeyedBranchesState())
+
+  /// A set of branches of `scope` made from `parent`, one per key.
+  ///
+  /// ```swift
+  /// let accounts = KeyedBranches(AccountScope.self, of: root, maximumCount: 8) { (id: Account.ID) in
+  ///   try await Account(id: id)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - scope: The scope of the branches; defined where `parent` can branch it.
+  ///   - parent: The branch they are made from: the root, usually.
+  ///   - idleTime: How long a branch may go unused before it is evicted; `nil` for no limit.
+  ///   - maximumCount: How many branches to keep at most; `nil` for no limit. Must be positive.
+  ///   - clock: Measures idle time; a test passes one it controls.
+  ///   - context: Makes the context of a key's branch, once per branch. An error it throws reaches
+  ///     the requests waiting for the branch, and nothing is kept.
+  public init<C: Clock>(
+    _ scope: Scope.Type, of parent: Features, idleTime: Duration? = nil, maximumCount: Int? = nil,
+    clock: C = ContinuousClock(), context: @escaping @Sendable (Key) async throws -> Scope.Context
+  ) where C.Duration == Duration {
+    precondition(maximumCount.map { $0 > 0 } ?? true, "KeyedBranches: maximumCount must be positive")
+    self.parent = parent
+    self.idleTime = idleTime
+    self.maximumCount = maximumCount
+    self.context = context
+    let origin = clock.now
+    self.now = { origin.duration(to: clock.now) }
+  }
+
+  /// How many keys have a branch, or one being made.
+  public var count: Int { state.withLock { $0.entries.count } }
+
+  /// Runs `body` with `key`'s branch, made first if the key has none; the branch is not evicted
+  /// while `body` runs.
+  ///
+  /// ```swift
+  /// let todos = try await sessions.withBranch(for: token) { session in
+  ///   try await session.instance(of: Todos.self).list()
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - file: Where the branch is requested; captured for you.
+  ///   - line: Where the branch is requested; captured for you.
+  ///   - isolation: The caller's actor, captured for you: `body` runs there.
+  ///   - body: The work to do with the branch.
+  /// - Returns: What `body` returned.
+  /// - Throws: What making the branch threw (its context's error, or the errors of
+  ///   ``Features/branch(_:context:file:line:)``), ``KeyedBranchesClosed`` once the set is closed,
+  ///   and what `body` threw.
+  public func withBranch<Result>(
+    for key: Key, file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation,
+    _ body: (Features) async throws -> Result
+  ) async throws -> Result {
+    let location = SourceLocation(fileID: file, line: line)
+    let lease = try await lease(key, at: location)
+    let outcome: Swift.Result<Result, any Error>
+    do {
+      outcome = .success(try await body(lease.branch))
+    } catch {
+      outcome = .failure(error)
+    }
+    if let retired = state.withLock({ $0.release(BranchKey(key), generation: lease.generation, now: now()) }) {
+      await close([retired], at: location)
+    }
+    return try outcome.get()
+  }
+
+  /// `key`'s branch, made first if the key has none.
+  ///
+  /// The set may evict the branch, and close it, as soon as this returns: prefer
+  /// ``withBranch(for:file:line:isolation:_:)`` for work that must not see it closed.
+  ///
+  /// ```swift
+  /// let account = try await accounts.branch(for: id)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - file: Where the branch is requested; captured for you.
+  ///   - line: Where the branch is requested; captured for you.
+  /// - Returns: The branch.
+  /// - Throws: See ``withBranch(for:file:line:isolation:_:)``.
+  public func branch(for key: Key, file: StaticString = #fileID, line: UInt = #line) async throws -> Features {
+    try await withBranch(for: key, file: file, line: line) { $0 }
+  }
+
+  /// Evicts `key`'s branch and closes it: now if it is not in use, else when the last request using
+  /// it ends. The next request for `key` makes a new branch.
+  ///
+  /// ```swift
+  /// try await sessions.evict(token)   // on sign-out
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The key.
+  ///   - file: Where it is evicted; captured for you.
+  ///   - line: Where it is evicted; captured for you.
+  /// - Throws: `TeardownFailed` when the branch was closed now and a teardown threw.
+  public func evict(_ key: Key, file: StaticString = #fileID, line: UInt = #line) async throws {
+    while true {
+      switch state.withLock({ $0.remove(BranchKey(key)) }) {
+      case .none:
+        return
+      case .wait(let opening):
+        _ = try? await opening.value
+      case .close(let branch):
+        try await branch.close(file: file, line: line)
+        return
+      }
+    }
+  }
+
+  /// Evicts and closes the branches that have not been used for ``idleTime``.
+  ///
+  /// ```swift
+  /// while !Task.isCancelled {
+  ///   try await Task.sleep(for: .seconds(60))
+  ///   await sessions.evictIdle()
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - file: Where it is called; captured for you.
+  ///   - line: Where it is called; captured for you.
+  public func evictIdle(file: StaticString = #fileID, line: UInt = #line) async {
+    let evicted = state.withLock { $0.evict(idleTime: idleTime, maximumCount: maximumCount, now: now()) }
+    await close(evicted, at: SourceLocation(fileID: file, line: line))
+  }
+
+  /// Closes the set: every branch it holds is closed, in use or not, and every later request throws
+  /// ``KeyedBranchesClosed``. A second call returns at once.
+  ///
+  /// ```swift
+  /// try await sessions.close()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - file: Where the set is closed; captured for you.
+  ///   - line: Where the set is closed; captured for you.
+  /// - Throws: `TeardownFailed` when a teardown threw: the first such failure, after every branch
+  ///   was closed; the others are reported through ``IssueReporting``.
+  public func close(file: StaticString = #fileID, line: UInt = #line) async throws {
+    let location = SourceLocation(fileID: file, line: line)
+    guard let (branches, opening) = state.withLock({ $0.close(at: location) }) else { return }
+    var all = branches
+    for task in opening {
+      if let branch = try? await task.value { all.append(branch) }
+    }
+    var failures: [any Error] = []
+    for branch in all {
+      do {
+        try await branch.close(file: file, line: line)
+      } catch {
+        failures.append(error)
+      }
+    }
+    guard let first = failures.first else { return }
+    for failure in failures.dropFirst() {
+      IssueReporting.report(Diagnostic(describing: failure), severity: .failure, at: location)
+    }
+    throw first
+  }
+
+  /// A lease on `key`'s branch, after evicting what is due.
+  private func lease(_ key: Key, at location: SourceLocation) async throws -> (branch: Features, generation: UInt64) {
+    let hashable = BranchKey(key)
+    let now = now()
+    let (lease, evicted): (KeyedBranchesState.Lease, [Features]) = try state.withLock { state in
+      if let closedAt = state.closedAt {
+        throw KeyedBranchesClosed(Scope.self, key: key, closedAt: closedAt, requestedAt: location)
+      }
+      let evicted = state.evictDue(adding: hashable, idleTime: idleTime, maximumCount: maximumCount, now: now)
+      let lease = state.lease(hashable, now: now) { generation in open(key, generation: generation, at: location) }
+      return (lease, evicted)
+    }
+    await close(evicted, at: location)
+    switch lease {
+    case .open(let branch, let generation):
+      return (branch, generation)
+    case .opening(let task, let generation):
+      do {
+        return (try await task.value, generation)
+      } catch {
+        _ = state.withLock { $0.release(hashable, generation: generation, now: self.now()) }
+        throw error
+      }
+    }
+  }
+
+  /// Starts making `key`'s branch, in a task of its own, so that a requester's cancellation never
+  /// fails the others waiting for it.
+  private func open(_ key: Key, generation: UInt64, at location: SourceLocation) -> Task<Features, any Error> {
+    Task {
+      do {
+        let branch = try parent.branch(
+          Scope.self, context: try await context(key), file: location.fileID, line: location.line)
+        if let orphan = state.withLock({ $0.opened(BranchKey(key), generation: generation, branch: branch) }) {
+          // The set was closed while this branch was made, and its close did not wait for it.
+          await close([orphan], at: location)
+          throw KeyedBranchesClosed(
+            Scope.self, key: key, closedAt: state.withLock { $0.closedAt }, requestedAt: location)
+        }
+        return branch
+      } catch {
+        state.withLock { $0.failed(BranchKey(key), generation: generation) }
+        throw error
+      }
+    }
+  }
+
+  /// Closes evicted branches, reporting what fails: no caller waits for them.
+  private func close(_ branches: [Features], at location: SourceLocation) async {
+    for branch in branches {
+      do {
+        try await branch.close(file: location.fileID, line: location.line)
+      } catch {
+        IssueReporting.report(Diagnostic(describing: error), severity: .failure, at: location)
+      }
+    }
+  }
+}

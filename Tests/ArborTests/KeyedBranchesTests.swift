@@ -1,0 +1,213 @@
+import Arbor
+import ArborDemoFeatures
+import Synchronization
+import Testing
+
+@Suite struct KeyedBranchesTests {
+  /// A session cacheable with a teardown: which load made it, for which user, and a log of the
+  /// teardowns that ran.
+  struct SessionMark: CacheableFeature {
+    var serial: Int
+    var user: String
+    static var placeholder: SessionMark { SessionMark(serial: -1, user: "") }
+  }
+
+  /// A tree whose session branches each load one `SessionMark`, torn down into `closed`.
+  func tree(loads: Tally, closed: Collected<String>) -> Features {
+    FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { features in
+            SessionMark(serial: loads.next(), user: try features.context(for: SessionScope.self).user)
+          } teardown: { mark in
+            closed.append(mark.user)
+          })
+      }
+    }
+  }
+
+  /// The session's mark, loaded in its branch.
+  func mark(_ sessions: KeyedBranches<String, SessionScope>, _ key: String) async throws -> SessionMark {
+    try await sessions.withBranch(for: key) { try await $0.instance() }
+  }
+
+  @Test func concurrentRequestsForOneKeyGetOneBranchMadeOnce() async throws {
+    let contexts = Tally()
+    let loads = Tally()
+    let sessions = KeyedBranches(SessionScope.self, of: tree(loads: loads, closed: Collected())) { (user: String) in
+      contexts.next()
+      try await Task.sleep(for: .milliseconds(5))  // keep the first one in flight while the others arrive
+      return Session(user: user)
+    }
+    let serials = try await withThrowingTaskGroup(of: Int.self) { group in
+      for _ in 0..<100 { group.addTask { try await mark(sessions, "ann").serial } }
+      return try await group.reduce(into: [Int]()) { $0.append($1) }
+    }
+    #expect(contexts.value == 1)
+    #expect(loads.value == 1)
+    #expect(Set(serials) == [1])
+    #expect(sessions.count == 1)
+    try await sessions.close()
+  }
+
+  @Test func eachKeyHasItsOwnBranch() async throws {
+    let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: Collected())) { (user: String) in
+      Session(user: user)
+    }
+    let ann = try await mark(sessions, "ann")
+    let bob = try await mark(sessions, "bob")
+    #expect(ann.user == "ann")
+    #expect(bob.user == "bob")
+    #expect(ann.serial != bob.serial)
+    #expect(try await mark(sessions, "ann").serial == ann.serial)
+    #expect(sessions.count == 2)
+    try await sessions.close()
+  }
+
+  @Test func aContextThatThrowsIsNotKept() async throws {
+    struct Refused: Error {}
+    let attempts = Tally()
+    let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: Collected())) { (user: String) in
+      if attempts.next() == 1 {
+        try await Task.sleep(for: .milliseconds(5))
+        throw Refused()
+      }
+      return Session(user: user)
+    }
+    let failures = await withTaskGroup(of: Bool.self) { group in
+      for _ in 0..<10 { group.addTask { (try? await mark(sessions, "ann")) == nil } }
+      return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+    }
+    // Every request that waited for the failed branch got the error; one that came after it
+    // made a new branch.
+    #expect(failures >= 1)
+    #expect(try await mark(sessions, "ann").user == "ann")
+    #expect(sessions.count == 1)
+    try await sessions.close()
+  }
+
+  @Test func anIdleBranchIsEvictedAndClosed() async throws {
+    let clock = ManualClock()
+    let closed = Collected<String>()
+    let sessions = KeyedBranches(
+      SessionScope.self, of: tree(loads: Tally(), closed: closed), idleTime: .seconds(60), clock: clock
+    ) { (user: String) in Session(user: user) }
+    let first = try await mark(sessions, "ann")
+    _ = try await mark(sessions, "bob")
+    clock.advance(by: .seconds(30))
+    _ = try await mark(sessions, "bob")  // bob is used again, ann is not
+    clock.advance(by: .seconds(30))
+    await sessions.evictIdle()
+    #expect(closed.all == ["ann"])
+    #expect(sessions.count == 1)
+    // ann's next request gets a new branch.
+    #expect(try await mark(sessions, "ann").serial != first.serial)
+    clock.advance(by: .seconds(60))
+    _ = try await mark(sessions, "carol")  // a request evicts what is due
+    #expect(closed.all.sorted() == ["ann", "ann", "bob"])
+    try await sessions.close()
+  }
+
+  @Test func theLeastRecentlyUsedBranchIsEvictedBeyondTheMaximumCount() async throws {
+    let closed = Collected<String>()
+    let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: closed), maximumCount: 2) {
+      (user: String) in Session(user: user)
+    }
+    _ = try await mark(sessions, "ann")
+    _ = try await mark(sessions, "bob")
+    _ = try await mark(sessions, "ann")
+    _ = try await mark(sessions, "carol")
+    #expect(closed.all == ["bob"])
+    #expect(sessions.count == 2)
+    try await sessions.close()
+  }
+
+  @Test func aBranchInUseIsNeverEvicted() async throws {
+    let closed = Collected<String>()
+    let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: closed), maximumCount: 1) {
+      (user: String) in Session(user: user)
+    }
+    try await sessions.withBranch(for: "ann") { ann in
+      _ = try await mark(sessions, "bob")  // over the maximum: ann is in use, so it stays
+      #expect(closed.all.isEmpty)
+      let mark: SessionMark = try await ann.instance()
+      #expect(mark.user == "ann")
+    }
+    _ = try await mark(sessions, "carol")  // now the least recently used go
+    #expect(closed.all.sorted() == ["ann", "bob"])
+    #expect(sessions.count == 1)
+    try await sessions.close()
+  }
+
+  @Test func aBranchEvictedInUseIsClosedWhenItsLastRequestEnds() async throws {
+    let closed = Collected<String>()
+    let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: closed)) { (user: String) in
+      Session(user: user)
+    }
+    let before = try await mark(sessions, "ann")
+    try await sessions.withBranch(for: "ann") { ann in
+      try await sessions.evict("ann")  // signing out, from a request of the session itself
+      #expect(closed.all.isEmpty)
+      let mark: SessionMark = try await ann.instance()
+      #expect(mark.serial == before.serial)
+    }
+    #expect(closed.all == ["ann"])
+    #expect(try await mark(sessions, "ann").serial != before.serial)
+    try await sessions.close()
+  }
+
+  @Test func closingTheSetClosesEveryBranchAndRefusesNewRequests() async throws {
+    let closed = Collected<String>()
+    let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: closed)) { (user: String) in
+      Session(user: user)
+    }
+    _ = try await mark(sessions, "ann")
+    _ = try await mark(sessions, "bob")
+    try await sessions.close()
+    #expect(closed.all.sorted() == ["ann", "bob"])
+    try await sessions.close()  // a second close does nothing
+    #expect(closed.all.count == 2)
+    let error = await #expect(throws: KeyedBranchesClosed.self) { try await mark(sessions, "ann") }
+    #expect(
+      error.map { String(reflecting: $0) } == """
+        KeyedBranchesClosed: cannot branch SessionScope for "ann": the set of its branches is closed
+        ├─ requested at: ArborTests/KeyedBranchesTests.swift:31
+        ├─ closed at: ArborTests/KeyedBranchesTests.swift:166
+        └─ fix: request branches before the set is closed (close it on shutdown, after the server)
+        """)
+  }
+
+  @Test func underChurnEveryBranchIsMadeOnceAndClosedOnce() async throws {
+    let loads = Tally()
+    let closed = Collected<String>()
+    let generations = Tally()
+    let sessions = KeyedBranches(SessionScope.self, of: tree(loads: loads, closed: closed), maximumCount: 3) {
+      (user: String) in
+      Session(user: "\(user)#\(generations.next())")
+    }
+    let mismatches = Tally()
+    await withTaskGroup(of: Void.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          for iteration in 0..<200 {
+            let key = "user\((task * 7 + iteration) % 6)"
+            let marks = try? await sessions.withBranch(for: key) { branch -> (SessionMark, SessionMark) in
+              (try await branch.instance(), try await branch.instance())
+            }
+            if let (first, second) = marks, first.serial != second.serial || !first.user.hasPrefix(key + "#") {
+              mismatches.next()
+            }
+            if marks == nil { mismatches.next() }
+          }
+        }
+      }
+    }
+    try await sessions.close()
+    #expect(mismatches.value == 0)
+    // Every branch made loaded its mark once and was closed once: each generation's user appears
+    // once among the teardowns.
+    #expect(closed.all.count == loads.value)
+    #expect(Set(closed.all).count == closed.all.count)
+    #expect(generations.value == loads.value)
+  }
+}
