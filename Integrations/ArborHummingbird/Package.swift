@@ -35,7 +35,6 @@ let package = Package(
       name: "ArborHummingbirdTests",
       dependencies: [
         "ArborHummingbird",
-        .product(name: "ArborTesting", package: "Arbor"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

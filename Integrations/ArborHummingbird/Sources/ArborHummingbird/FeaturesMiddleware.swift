@@ -1,18 +1,23 @@
 import Arbor
 import Hummingbird
 
-/// Branches a request scope for every request, with a context built from the request, and hands the
-/// branch to the handlers through their request context.
+/// Branches a request scope for every request, with a context built from the request, hands the
+/// branch to the handlers through their request context, and closes it when the handler's response
+/// is ready.
 ///
-/// The branch is made from the root, or from the branch `parent` returns for the request (the
-/// caller's session branch, say), so a request resolves its own scope's features first, then its
-/// parent's, up to the root. It is also the task's current features while the rest of the chain
-/// runs, so `Features.current()` and `@Resolved` work in handlers. An Arbor error thrown while
-/// branching or by a handler is logged and answered as ``DiagnosticErrorMapping`` says.
+/// The branch is made from the root, from the branch `parent` picks for the request, or from the
+/// caller's branch in a ``KeyedBranches`` of sessions, so a request resolves its own scope's
+/// features first, then its parent's, up to the root. It is the task's current features while the
+/// rest of the chain runs, so `Features.current()` and `@Resolved` work in handlers too.
+///
+/// The branch is closed (its teardowns run, in order) when the rest of the chain returns or throws,
+/// as `Features.withBranch` closes it: before the response is written, so a teardown that fails
+/// (a transaction that does not commit) fails the request instead of passing unseen. A response
+/// body that streams after the handler returns must not use the request's features: resolve what
+/// it needs from the session or the root. An Arbor error thrown while branching, by a handler or by
+/// a teardown is logged and answered as ``DiagnosticErrorMapping`` says.
 ///
 /// ```swift
-/// enum RequestScope: FeaturesScope { typealias Context = RequestInfo }
-///
 /// let router = Router(context: BasicFeaturesRequestContext.self)
 /// router.add(middleware: FeaturesMiddleware(root: root, scope: RequestScope.self) { request, context in
 ///   RequestInfo(id: context.id, path: request.uri.path)
@@ -28,21 +33,27 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   /// What a request gets: Hummingbird's response.
   public typealias Output = Response
 
-  /// The features a request is branched from when `parent` is `nil` or returns `nil`.
-  let root: Features
-  /// The branch a request is branched from, chosen per request; `nil` for the root.
-  let parent: (@Sendable (Request, Context) async throws -> Features?)?
+  /// Runs the request with the branch its request branch is made from.
+  private let withParent: @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
   /// The context of a request's branch.
-  let makeContext: @Sendable (Request, Context) async throws -> Scope.Context
+  private let makeContext: @Sendable (Request, Context) async throws -> Scope.Context
   /// How Arbor errors become responses and log entries.
-  let errors: DiagnosticErrorMapping
+  private let errors: DiagnosticErrorMapping
+
+  private init(
+    errors: DiagnosticErrorMapping,
+    context: @escaping @Sendable (Request, Context) async throws -> Scope.Context,
+    withParent: @escaping @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
+  ) {
+    self.withParent = withParent
+    self.makeContext = context
+    self.errors = errors
+  }
 
   /// A middleware that branches `scope` for every request, with the context `context` builds.
   ///
   /// ```swift
-  /// FeaturesMiddleware(root: root, scope: RequestScope.self, parent: { request, _ in
-  ///   try await sessions.branch(for: request.headers[.authorization])
-  /// }) { request, context in
+  /// FeaturesMiddleware(root: root, scope: RequestScope.self) { request, context in
   ///   RequestInfo(id: context.id, path: request.uri.path)
   /// }
   /// ```
@@ -50,9 +61,8 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   /// - Parameters:
   ///   - root: The tree's root, the parent of every request branch unless `parent` says otherwise.
   ///   - scope: The scope of request branches; defined in the root or in the parent's scope.
-  ///   - parent: The branch to make the request's branch from (the caller's session, say), or `nil`
-  ///     for `root`. An error it throws fails the request: throw an `HTTPError` to answer with its
-  ///     status (401 for a bad credential).
+  ///   - parent: The branch to make the request's branch from, or `nil` for `root`. An error it
+  ///     throws fails the request: throw an `HTTPError` to answer with its status.
   ///   - errors: How Arbor errors become responses and log entries.
   ///   - context: The context of the request's branch, built from the request and Hummingbird's
   ///     context (its request id, its logger).
@@ -62,10 +72,48 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
     errors: DiagnosticErrorMapping = DiagnosticErrorMapping(),
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
   ) {
-    self.root = root
-    self.parent = parent
-    self.makeContext = context
-    self.errors = errors
+    if let parent {
+      self.init(errors: errors, context: context) { request, requestContext, body in
+        try await body(try await parent(request, requestContext) ?? root)
+      }
+    } else {
+      self.init(errors: errors, context: context) { _, _, body in try await body(root) }
+    }
+  }
+
+  /// A middleware that branches `scope` for every request below the caller's branch in
+  /// `sessions`, found by the key `key` reads from the request.
+  ///
+  /// The session branch is made on the caller's first request and kept across requests, as
+  /// `sessions` says; it is not evicted while one of its requests runs.
+  ///
+  /// ```swift
+  /// let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900)) { (token: String) in
+  ///   try await Session(user: accounts.user(for: token))
+  /// }
+  /// api.add(
+  ///   middleware: FeaturesMiddleware(sessions: sessions, scope: RequestScope.self, key: { request, _ in
+  ///     request.headers[.authorization]
+  ///   }) { request, context in RequestInfo(id: context.id, path: request.uri.path) })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - sessions: The session branches, by key.
+  ///   - scope: The scope of request branches; defined where a session branch can branch it.
+  ///   - key: The caller's key, or `nil` to branch from the sessions' parent (signed out). Throw an
+  ///     `HTTPError` to refuse the request (401 without a credential).
+  ///   - errors: How Arbor errors become responses and log entries.
+  ///   - context: The context of the request's branch.
+  public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
+    sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type,
+    key: @escaping @Sendable (Request, Context) async throws -> Key?,
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(),
+    context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
+  ) {
+    self.init(errors: errors, context: context) { request, requestContext, body in
+      guard let key = try await key(request, requestContext) else { return try await body(sessions.parent) }
+      return try await sessions.withBranch(for: key) { try await body($0) }
+    }
   }
 
   /// A middleware that branches `scope`, whose branches carry no context, for every request.
@@ -87,8 +135,8 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
     self.init(root: root, scope: scope, parent: parent, errors: errors) { _, _ in () }
   }
 
-  /// Branches the request's scope, runs the rest of the chain with the branch in its context, and
-  /// maps Arbor errors.
+  /// Branches the request's scope, runs the rest of the chain with the branch in its context,
+  /// closes the branch, and maps Arbor errors.
   ///
   /// - Parameters:
   ///   - request: The request.
@@ -99,17 +147,14 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   public func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    let branch: Features
     do {
-      let parent = try await parent?(request, context) ?? root
-      branch = try parent.branch(Scope.self, context: try await makeContext(request, context))
-    } catch let error as any DiagnosticError where !(error is any HTTPResponseError) {
-      throw errors.map(error, logger: context.logger)
-    }
-    var context = context
-    context.requestFeatures = RequestFeatures(branch)
-    do {
-      return try await branch.withCurrent { try await next(request, context) }
+      return try await withParent(request, context) { parent in
+        try await parent.withBranch(Scope.self, context: try await makeContext(request, context)) { branch in
+          var context = context
+          context.requestFeatures = RequestFeatures(branch)
+          return try await branch.withCurrent { try await next(request, context) }
+        }
+      }
     } catch let error as any DiagnosticError where !(error is any HTTPResponseError) {
       throw errors.map(error, logger: context.logger)
     }

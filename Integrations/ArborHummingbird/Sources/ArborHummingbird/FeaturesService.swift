@@ -1,14 +1,16 @@
 import Arbor
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// A swift-service-lifecycle `Service` that owns a features tree for a server's whole life: it
-/// validates the tree when the service group starts, and refuses to start with the whole report
-/// when the tree has problems.
+/// validates the tree when the service group starts, refusing to start with the whole report when
+/// the tree has problems, and closes the root on graceful shutdown, which tears down what the tree
+/// holds (connections, files), newest first.
 ///
 /// Add it to the application with ``Hummingbird/Application/addFeatures(_:)``, which also keeps the
-/// server from accepting connections until validation has passed.
+/// server from accepting connections until validation has passed. A service group shuts its
+/// services down in the reverse order of their start, and the application's services start before
+/// its server: the server stops first, then the root closes.
 ///
 /// ```swift
 /// let features = FeaturesService(root: root, logger: logger) { contexts in
@@ -44,14 +46,25 @@ public struct FeaturesService: Service {
     self.contexts = contexts
   }
 
-  /// Validates the tree, then waits for the group's graceful shutdown.
+  /// Validates the tree, waits for the group's graceful shutdown (or cancellation), then closes the
+  /// root.
   ///
   /// - Throws: `FeaturesValidationFailed` listing every problem, when validation finds any; the
-  ///   service group then stops, and its `run()` throws it.
+  ///   service group then stops, and its `run()` throws it. `TeardownFailed` when a teardown threw
+  ///   while the root closed (every other teardown ran).
   public func run() async throws {
     try await validate()
-    // Cancellation ends the wait as graceful shutdown does.
+    // Cancellation ends the wait as graceful shutdown does: the tree is closed either way.
     try? await gracefulShutdown()
+    do {
+      try await root.close()
+      logger.info("features tree closed")
+    } catch let failure as any DiagnosticError {
+      logger.error(
+        "\(failure.diagnostic.summary())",
+        metadata: [DiagnosticErrorMapping.diagnosticMetadataKey: .string(failure.diagnostic.json(pretty: false))])
+      throw failure
+    }
   }
 
   /// Waits until the start-up validation of ``run()`` has passed.

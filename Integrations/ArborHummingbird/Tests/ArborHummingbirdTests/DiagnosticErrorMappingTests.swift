@@ -11,11 +11,7 @@ import Testing
   func application(
     entries: RecordingLogHandler.Entries, errors: DiagnosticErrorMapping = DiagnosticErrorMapping()
   ) -> some ApplicationProtocol {
-    let router = Router(context: BasicFeaturesRequestContext.self)
-    router.add(
-      middleware: FeaturesMiddleware(root: testTree(), scope: RequestScope.self, errors: errors) {
-        request, context in RequestInfo(request: request, context: context)
-      })
+    let router = requestRouter(root: testTree(), errors: errors)
     router.get("broken") { request, context -> String in
       let feature: Unregistered = try await context.instance()
       return "\(feature.value)"
@@ -39,7 +35,7 @@ import Testing
     #expect(errors.count == 1)
     #expect(
       entry.message
-        == "FeatureUndefined: no implementation of Unregistered (ArborHummingbirdTests/DiagnosticErrorMappingTests.swift:20)"
+        == "FeatureUndefined: no implementation of Unregistered (ArborHummingbirdTests/DiagnosticErrorMappingTests.swift:16)"
     )
     #expect(entry.metadata["arbor.diagnostic.kind"] == "FeatureUndefined")
     #expect(entry.metadata["http.response.status_code"] == "500")

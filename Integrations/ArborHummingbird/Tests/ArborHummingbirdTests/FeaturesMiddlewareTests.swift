@@ -6,18 +6,8 @@ import Logging
 import Testing
 
 @Suite struct FeaturesMiddlewareTests {
-  /// A router whose every request gets a branch of `RequestScope` from `root`.
-  func router(root: Features) -> Router<BasicFeaturesRequestContext> {
-    let router = Router(context: BasicFeaturesRequestContext.self)
-    router.add(
-      middleware: FeaturesMiddleware(root: root, scope: RequestScope.self) { request, context in
-        RequestInfo(request: request, context: context)
-      })
-    return router
-  }
-
   @Test func aRequestGetsItsBranchAndContext() async throws {
-    let router = router(root: testTree())
+    let router = requestRouter(root: testTree())
     router.get("whoami") { request, context -> String in
       let tag: RequestTag = try await context.instance()
       let info = try context.features.context(for: RequestScope.self)
@@ -33,7 +23,7 @@ import Testing
   }
 
   @Test func theBranchIsTheTasksCurrentFeatures() async throws {
-    let router = router(root: testTree())
+    let router = requestRouter(root: testTree())
     router.get("current") { request, context -> String in
       let tag: RequestTag = try await Features.current().instance()
       let fromContext: RequestTag = try await context.instance()
@@ -49,7 +39,7 @@ import Testing
   @Test func concurrentRequestsNeverShareABranch() async throws {
     let count = 32
     let arrived = Gate(count: count)
-    let router = router(root: testTree())
+    let router = requestRouter(root: testTree())
     router.get("tag") { request, context -> String in
       // Every request holds its branch until all of them have one: no branch can be reused.
       await arrived.arriveAndWait()
@@ -113,6 +103,7 @@ import Testing
     #expect(logged == ["FeatureUndefined"])
     let annTagAfter: SessionTag = try await ann.instance()
     #expect(annTag.number == annTagAfter.number)
+    try await ann.close()
   }
 
   @Test func aRouteWithoutTheMiddlewareSaysHowToFixIt() async throws {
@@ -135,7 +126,7 @@ import Testing
     #expect(
       String(reflecting: error) == """
         RequestFeaturesUnavailable: no request branch in BasicFeaturesRequestContext
-        ├─ requested at: ArborHummingbirdTests/FeaturesMiddlewareTests.swift:123
+        ├─ requested at: ArborHummingbirdTests/FeaturesMiddlewareTests.swift:114
         ├─ endpoint: /bare
         └─ fix: add FeaturesMiddleware to the router (router.add(middleware: FeaturesMiddleware(...)))
                 or to the route's group, before the route is added

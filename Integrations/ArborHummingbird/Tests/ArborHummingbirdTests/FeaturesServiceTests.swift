@@ -25,11 +25,7 @@ import Testing
   func application(root: Features, entries: RecordingLogHandler.Entries) -> Application<
     RouterResponder<BasicFeaturesRequestContext>
   > {
-    let router = Router(context: BasicFeaturesRequestContext.self)
-    router.add(
-      middleware: FeaturesMiddleware(root: root, scope: RequestScope.self) { request, context in
-        RequestInfo(request: request, context: context)
-      })
+    let router = requestRouter(root: root)
     router.get("tag") { request, context -> String in
       let tag: RequestTag = try await context.instance()
       return tag.info.path
@@ -56,11 +52,11 @@ import Testing
     let root = FeaturesRoot { registry in
       registry.use(Counter.live())
       registry.defineScope(RequestScope.self) { registry in
-        registry.use(RequestTag.live())
+        registry.use(RequestTag.live(teardowns: Teardowns()))
         registry.use(Audit.live())
       }
       registry.defineScope(SessionScope.self) { registry in
-        registry.use(SessionTag.live())
+        registry.use(SessionTag.live(teardowns: Teardowns()))
         registry.use(Audit.live())
       }
     }
@@ -78,5 +74,37 @@ import Testing
     let critical = try #require(entries.all.first { $0.level == .critical })
     #expect(critical.message.hasPrefix("FeaturesValidationFailed: 2 problems in the features tree"))
     #expect(critical.metadata[DiagnosticErrorMapping.diagnosticMetadataKey] != nil)
+  }
+}
+
+extension FeaturesServiceTests {
+  @Test func shutdownClosesTheRootAfterTheServer() async throws {
+    let teardowns = Teardowns()
+    let entries = RecordingLogHandler.Entries()
+    let root = testTree(teardowns: teardowns)
+    let router = requestRouter(root: root)
+    router.get("connection") { request, context -> String in
+      let connection: Connection = try await context.instance()
+      return "\(connection.number)"
+    }
+    var app = Application(router: router, logger: entries.logger())
+    app.addFeatures(
+      FeaturesService(root: root, logger: entries.logger(label: "features")) { contexts in
+        contexts.use(RequestInfo(id: "validation", path: "/"), for: RequestScope.self)
+        contexts.use(Session(user: "validation"), for: SessionScope.self)
+      })
+    try await app.test(.live) { client in
+      let response = try await client.execute(uri: "/connection", method: .get)
+      #expect(response.status == .ok)
+      #expect(!teardowns.all.contains("root"))
+    }
+    #expect(teardowns.all.last == "root")
+    // The server was shutting down, and its service had finished, before the root closed.
+    let messages = entries.all.map(\.message)
+    let serverShuttingDown = try #require(messages.firstIndex(of: "Server State: shuttingDown"))
+    let rootClosed = try #require(messages.firstIndex(of: "features tree closed"))
+    #expect(messages[serverShuttingDown..<rootClosed].contains("Service finished"))
+    // A request after shutdown would find the root closed.
+    #expect(throws: FeaturesClosed.self) { try root.branch(RequestScope.self, context: RequestInfo(id: "", path: "")) }
   }
 }

@@ -1,4 +1,5 @@
 import Arbor
+import ArborHummingbird
 import Hummingbird
 import Synchronization
 
@@ -33,17 +34,29 @@ struct Counter: StaticFeature {
   }
 }
 
+/// What was torn down, in order: `request /path`, `session ann`, `root`.
+final class Teardowns: Sendable {
+  private let entries = Mutex<[String]>([])
+
+  func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+
+  /// The teardowns so far.
+  var all: [String] { entries.withLock { $0 } }
+}
+
 /// One instance per request branch: which number it got, and the request it was loaded for.
 struct RequestTag: CacheableFeature {
   var number: Int
   var info: RequestInfo
   static var placeholder: RequestTag { RequestTag(number: 0, info: RequestInfo(id: "", path: "")) }
 
-  static func live() -> FeatureLoader {
+  static func live(teardowns: Teardowns) -> FeatureLoader {
     .cacheable { features in
       RequestTag(
         number: try features.instance(of: Counter.self).next(),
         info: try features.context(for: RequestScope.self))
+    } teardown: { tag in
+      teardowns.append("request \(tag.info.path) \(tag.number)")
     }
   }
 }
@@ -54,11 +67,27 @@ struct SessionTag: CacheableFeature {
   var user: String
   static var placeholder: SessionTag { SessionTag(number: 0, user: "") }
 
-  static func live() -> FeatureLoader {
+  static func live(teardowns: Teardowns) -> FeatureLoader {
     .cacheable { features in
       SessionTag(
         number: try features.instance(of: Counter.self).next(),
         user: try features.context(for: SessionScope.self).user)
+    } teardown: { tag in
+      teardowns.append("session \(tag.user)")
+    }
+  }
+}
+
+/// One instance for the whole tree, torn down when the root closes.
+struct Connection: CacheableFeature {
+  var number: Int
+  static var placeholder: Connection { Connection(number: 0) }
+
+  static func live(teardowns: Teardowns) -> FeatureLoader {
+    .cacheable { features in
+      Connection(number: try features.instance(of: Counter.self).next())
+    } teardown: { _ in
+      teardowns.append("root")
     }
   }
 }
@@ -69,17 +98,32 @@ struct Unregistered: CacheableFeature {
   static var placeholder: Unregistered { Unregistered(value: 0) }
 }
 
-/// The tree most tests serve: a counter at the root, a tag per request and per session.
-func testTree() -> Features {
+/// The tree most tests serve: a counter and a connection at the root, a tag per request and per
+/// session, each torn down into `teardowns`.
+func testTree(teardowns: Teardowns = Teardowns()) -> Features {
   FeaturesRoot { registry in
     registry.use(Counter.live())
+    registry.use(Connection.live(teardowns: teardowns))
     registry.defineScope(RequestScope.self) { registry in
-      registry.use(RequestTag.live())
+      registry.use(RequestTag.live(teardowns: teardowns))
     }
     registry.defineScope(SessionScope.self) { registry in
-      registry.use(SessionTag.live())
+      registry.use(SessionTag.live(teardowns: teardowns))
     }
   }
+}
+
+/// A router whose every request gets a branch of `RequestScope` from `root`, with the request's
+/// info as its context.
+func requestRouter(
+  root: Features, errors: DiagnosticErrorMapping = DiagnosticErrorMapping()
+) -> Router<BasicFeaturesRequestContext> {
+  let router = Router(context: BasicFeaturesRequestContext.self)
+  router.add(
+    middleware: FeaturesMiddleware(root: root, scope: RequestScope.self, errors: errors) { request, context in
+      RequestInfo(request: request, context: context)
+    })
+  return router
 }
 
 extension RequestInfo {
