@@ -1,0 +1,58 @@
+// swift-tools-version: 6.1
+// TodoServer: a small real server on Arbor and Hummingbird, with todos kept in SQLite.
+//
+//   swift run todo-server     # serves on 127.0.0.1:8080
+//   swift test                # the HummingbirdTesting tests
+//
+// A nested package, so the root package keeps no dependencies.
+import PackageDescription
+
+let package = Package(
+  name: "TodoServer",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "todo-server", targets: ["TodoServer"]),
+    .executable(name: "todo-server-hand-wired", targets: ["TodoServerHandWired"]),
+  ],
+  dependencies: [
+    .package(name: "Arbor", path: "../.."),
+    .package(name: "ArborHummingbird", path: "../../Integrations/ArborHummingbird"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+  ],
+  targets: [
+    // The server as a library: its features, its tree, its routes; the executable and the tests
+    // build the same application from it.
+    .target(
+      name: "TodoApp",
+      dependencies: [
+        .product(name: "Arbor", package: "Arbor"),
+        .product(name: "ArborHummingbird", package: "ArborHummingbird"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "SQLiteNIO", package: "sqlite-nio"),
+      ]
+    ),
+    .executableTarget(name: "TodoServer", dependencies: ["TodoApp"]),
+    // The same server wired by hand, without Arbor: the load test's baseline.
+    .executableTarget(name: "TodoServerHandWired", dependencies: ["TodoApp"]),
+    .testTarget(
+      name: "TodoAppTests",
+      dependencies: [
+        "TodoApp",
+        .product(name: "ArborTesting", package: "Arbor"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  target.swiftSettings = settings
+}

@@ -1,0 +1,71 @@
+import Arbor
+import Foundation
+import Logging
+
+/// Where todos are kept: one instance for the whole tree, its SQLite connection opened on first use
+/// and closed when the root closes.
+public struct TodoStore: CacheableFeature {
+  /// Opens the store now, so that a store that cannot open fails start-up, not the first request.
+  public var open: @Sendable () async throws -> Void
+  /// The todos of an owner, oldest first.
+  public var todos: @Sendable (_ owner: String) async throws -> [Todo]
+  /// Adds a todo for an owner.
+  public var add: @Sendable (_ title: String, _ owner: String, _ date: Date) async throws -> Todo
+  /// Marks an owner's todo done; `nil` when the owner has no such todo.
+  public var complete: @Sendable (_ id: Int64, _ owner: String) async throws -> Todo?
+  /// Deletes an owner's todo; `false` when the owner has no such todo.
+  public var delete: @Sendable (_ id: Int64, _ owner: String) async throws -> Bool
+  /// Closes the store.
+  public var close: @Sendable () async throws -> Void
+
+  /// Creates a store.
+  public init(
+    open: @escaping @Sendable () async throws -> Void,
+    todos: @escaping @Sendable (_ owner: String) async throws -> [Todo],
+    add: @escaping @Sendable (_ title: String, _ owner: String, _ date: Date) async throws -> Todo,
+    complete: @escaping @Sendable (_ id: Int64, _ owner: String) async throws -> Todo?,
+    delete: @escaping @Sendable (_ id: Int64, _ owner: String) async throws -> Bool,
+    close: @escaping @Sendable () async throws -> Void
+  ) {
+    self.open = open
+    self.todos = todos
+    self.add = add
+    self.complete = complete
+    self.delete = delete
+    self.close = close
+  }
+
+  /// Every member is unimplemented: a test patches what it uses.
+  public static var placeholder: TodoStore {
+    TodoStore(
+      open: unimplemented("TodoStore.open"), todos: unimplemented("TodoStore.todos"),
+      add: unimplemented("TodoStore.add"),
+      complete: unimplemented("TodoStore.complete"), delete: unimplemented("TodoStore.delete"),
+      close: unimplemented("TodoStore.close"))
+  }
+
+  /// Todos in the SQLite database at `path` (in memory when `nil`), opened on first use (or by
+  /// ``open``) and closed with the branch that loaded the store: the root, on shutdown.
+  public static func sqlite(path: String?) -> FeatureLoader {
+    .cacheable { features in
+      let logger = try features.instance(of: ServerLog.self).logger
+      let database = LazyTodoDatabase {
+        let database = try await TodoDatabase.open(path: path, logger: logger)
+        logger.info("todo store opened", metadata: ["database": "\(path ?? ":memory:")"])
+        return database
+      }
+      return TodoStore(
+        open: { _ = try await database.database() },
+        todos: { try await database.database().todos(of: $0) },
+        add: { try await database.database().add($0, for: $1, at: $2) },
+        complete: { try await database.database().complete($0, for: $1) },
+        delete: { try await database.database().delete($0, for: $1) },
+        close: {
+          try await database.close()
+          logger.info("todo store closed")
+        })
+    } teardown: { store in
+      try await store.close()
+    }
+  }
+}

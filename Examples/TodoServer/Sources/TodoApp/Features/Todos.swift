@@ -1,0 +1,70 @@
+import Arbor
+import Foundation
+import Logging
+
+/// The signed-in user's todos, for one request: what the routes call. Each call is logged with the
+/// request's id.
+public struct Todos: CacheableFeature {
+  /// The user's todos, oldest first.
+  public var list: @Sendable () async throws -> [Todo]
+  /// Adds a todo.
+  public var add: @Sendable (_ title: String) async throws -> Todo
+  /// Marks a todo done; `nil` when the user has no such todo.
+  public var complete: @Sendable (_ id: Int64) async throws -> Todo?
+  /// Deletes a todo; `false` when the user has no such todo.
+  public var delete: @Sendable (_ id: Int64) async throws -> Bool
+
+  /// Creates todos.
+  public init(
+    list: @escaping @Sendable () async throws -> [Todo],
+    add: @escaping @Sendable (_ title: String) async throws -> Todo,
+    complete: @escaping @Sendable (_ id: Int64) async throws -> Todo?,
+    delete: @escaping @Sendable (_ id: Int64) async throws -> Bool
+  ) {
+    self.list = list
+    self.add = add
+    self.complete = complete
+    self.delete = delete
+  }
+
+  /// Every member is unimplemented: a test patches what it uses.
+  public static var placeholder: Todos {
+    Todos(
+      list: unimplemented("Todos.list"), add: unimplemented("Todos.add"), complete: unimplemented("Todos.complete"),
+      delete: unimplemented("Todos.delete"))
+  }
+
+  /// The session user's todos in the store, dated by the wall clock, logged through the request's
+  /// log.
+  public static func live() -> FeatureLoader {
+    .cacheable { features in
+      let user = try features.context(for: SessionScope.self).user
+      let store: TodoStore = try features.instance()
+      let clock: WallClock = try features.instance()
+      let logger = try features.instance(of: RequestLog.self).logger
+      let served = try features.instance(of: UserSession.self).serve()
+      logger.debug("todos opened", metadata: ["session.requests": "\(served)"])
+      return Todos(
+        list: {
+          let todos = try await store.todos(user)
+          logger.debug("listed todos", metadata: ["count": "\(todos.count)"])
+          return todos
+        },
+        add: { title in
+          let todo = try await store.add(title, user, clock.now())
+          logger.info("added todo", metadata: ["todo.id": "\(todo.id)"])
+          return todo
+        },
+        complete: { id in
+          let todo = try await store.complete(id, user)
+          logger.info("completed todo", metadata: ["todo.id": "\(id)", "found": "\(todo != nil)"])
+          return todo
+        },
+        delete: { id in
+          let deleted = try await store.delete(id, user)
+          logger.info("deleted todo", metadata: ["todo.id": "\(id)", "found": "\(deleted)"])
+          return deleted
+        })
+    }
+  }
+}
