@@ -20,6 +20,10 @@ let package = Package(
     // No default traits: the benchmark needs neither Clocks nor CombineSchedulers, and leaving them
     // out keeps the release build short.
     .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1", traits: []),
+    // The middleware curve times the Hummingbird integration's middleware.
+    .package(name: "ArborHummingbird", path: "../Integrations/ArborHummingbird"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .executableTarget(
@@ -28,6 +32,9 @@ let package = Package(
         .product(name: "Arbor", package: "Arbor"),
         .product(name: "Swinject", package: "Swinject"),
         .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "ArborHummingbird", package: "ArborHummingbird"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
         "CProcessFacts",
       ],
       path: "Sources/ArborBenchmarks"

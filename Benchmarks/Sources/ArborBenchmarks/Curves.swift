@@ -43,6 +43,7 @@ let curveCases: [(id: String, run: @Sendable (Settings) -> Curve)] = [
   ("async-cached", AsyncCachedCurve.run),
   ("observer", ObserverCurve.run),
   ("properties", PropertiesCurve.run),
+  ("middleware", MiddlewareCurve.run),
 ]
 
 /// Runs the selected curves and prints their tables. Curves measure Arbor, so `--libraries` without
