@@ -7,9 +7,11 @@ import Testing
 /// by TutorialTests; the testing article's quotes, by DocsTests too, against the file each names.)
 @Suite struct DocsSamplesTests {
   static let root = ReadmeTests.root
+  /// The Hummingbird integration's tests compile the README's server sample: the root package
+  /// cannot depend on Hummingbird.
   static let folders = [
     "Tests/ArborDocsTests", "Tests/ArborTestingTests/Docs", "Tests/ArborDiagnosticsTests/Support",
-    "Sources/DemoFeatures",
+    "Sources/DemoFeatures", "Integrations/ArborHummingbird/Tests/ArborHummingbirdTests",
   ]
   static let catalogs = ["Sources/Core/Arbor.docc", "Sources/Testing/ArborTesting.docc"]
 
