@@ -10,9 +10,11 @@
 /// `maximumCount` (the least recently used first), and then closed, which runs its teardowns. A
 /// branch in use by ``withBranch(for:file:line:isolation:_:)`` is never evicted by either rule;
 /// one taken out with ``evict(_:file:line:)`` while in use is closed when the last request using it
-/// ends. Eviction happens as requests come (each request evicts what is due); call
-/// ``evictIdle(file:line:)`` on a timer to close idle branches when none come. A close that fails
-/// during eviction is reported through ``IssueReporting``, since no caller waits for it.
+/// ends. Eviction happens as requests come: a request for a new key makes room in a full set, and
+/// requests look for idle branches every sixteenth of `idleTime` (so a branch may outlive its idle
+/// time by that much); call ``evictIdle(file:line:)`` on a timer to close idle branches when no
+/// request comes. A request that evicts closes what it evicted before its own work; a close that
+/// fails then is reported through ``IssueReporting``, since no caller waits for it.
 ///
 /// ```swift
 /// let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900), maximumCount: 10_000) {
@@ -92,14 +94,29 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     _ body: (Features) async throws -> Result
   ) async throws -> Result {
     let location = SourceLocation(fileID: file, line: line)
-    let lease = try await lease(key, at: location)
+    let hashable = BranchKey(key)
+    let (lease, evicted) = try lease(key, hashable, at: location)
+    // Only a request that evicted or found the branch being made awaits before its body.
+    if !evicted.isEmpty { await close(evicted, at: location) }
+    let branch: Features
+    switch lease {
+    case .open(let open, _):
+      branch = open
+    case .opening(let task, let generation):
+      do {
+        branch = try await task.value
+      } catch {
+        _ = state.withLock { $0.release(hashable, generation: generation, now: now()) }
+        throw error
+      }
+    }
     let outcome: Swift.Result<Result, any Error>
     do {
-      outcome = .success(try await body(lease.branch))
+      outcome = .success(try await body(branch))
     } catch {
       outcome = .failure(error)
     }
-    if let retired = state.withLock({ $0.release(BranchKey(key), generation: lease.generation, now: now()) }) {
+    if let retired = state.withLock({ $0.release(hashable, generation: lease.generation, now: now()) }) {
       await close([retired], at: location)
     }
     return try outcome.get()
@@ -201,29 +218,18 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     throw first
   }
 
-  /// A lease on `key`'s branch, after evicting what is due.
-  private func lease(_ key: Key, at location: SourceLocation) async throws -> (branch: Features, generation: UInt64) {
-    let hashable = BranchKey(key)
+  /// A lease on `key`'s branch, and the branches evicted to make room or for being idle, to close.
+  private func lease(
+    _ key: Key, _ hashable: BranchKey, at location: SourceLocation
+  ) throws -> (KeyedBranchesState.Lease, [Features]) {
     let now = now()
-    let (lease, evicted): (KeyedBranchesState.Lease, [Features]) = try state.withLock { state in
+    return try state.withLock { state in
       if let closedAt = state.closedAt {
         throw KeyedBranchesClosed(Scope.self, key: key, closedAt: closedAt, requestedAt: location)
       }
       let evicted = state.evictDue(adding: hashable, idleTime: idleTime, maximumCount: maximumCount, now: now)
       let lease = state.lease(hashable, now: now) { generation in open(key, generation: generation, at: location) }
       return (lease, evicted)
-    }
-    await close(evicted, at: location)
-    switch lease {
-    case .open(let branch, let generation):
-      return (branch, generation)
-    case .opening(let task, let generation):
-      do {
-        return (try await task.value, generation)
-      } catch {
-        _ = state.withLock { $0.release(hashable, generation: generation, now: self.now()) }
-        throw error
-      }
     }
   }
 
