@@ -8,6 +8,8 @@ final class LazyTodoDatabase: Sendable {
   private enum State {
     case unopened
     case opening(Task<TodoDatabase, any Error>)
+    /// Opened: a query reads it under the lock, with no task to await.
+    case open(TodoDatabase)
     case closed
   }
 
@@ -20,20 +22,29 @@ final class LazyTodoDatabase: Sendable {
 
   /// The database, opened now if it was not; an opening that failed is tried again.
   func database() async throws -> TodoDatabase {
-    let task: Task<TodoDatabase, any Error> = try state.withLock { state in
+    let opened: (database: TodoDatabase?, opening: Task<TodoDatabase, any Error>?) = try state.withLock { state in
       switch state {
+      case .open(let database):
+        return (database, nil)
       case .opening(let task):
-        return task
+        return (nil, task)
       case .unopened:
         let task = Task { try await open() }
         state = .opening(task)
-        return task
+        return (nil, task)
       case .closed:
         throw TodoDatabaseError.closed
       }
     }
+    // Either the database, or the task opening it to wait for.
+    if let database = opened.database { return database }
+    guard let task = opened.opening else { throw TodoDatabaseError.closed }
     do {
-      return try await task.value
+      let database = try await task.value
+      state.withLock { state in
+        if case .opening(let opened) = state, opened == task { state = .open(database) }
+      }
+      return database
     } catch {
       state.withLock { state in
         if case .opening(let failed) = state, failed == task { state = .unopened }
@@ -44,12 +55,18 @@ final class LazyTodoDatabase: Sendable {
 
   /// Closes the database if it was opened; later uses throw.
   func close() async throws {
-    let task: Task<TodoDatabase, any Error>? = state.withLock { state in
+    let current = state.withLock { state in
       defer { state = .closed }
-      guard case .opening(let task) = state else { return nil }
-      return task
+      return state
     }
-    guard let database = try? await task?.value else { return }
-    try await database.close()
+    switch current {
+    case .open(let database):
+      try await database.close()
+    case .opening(let task):
+      guard let database = try? await task.value else { return }
+      try await database.close()
+    case .unopened, .closed:
+      return
+    }
   }
 }
