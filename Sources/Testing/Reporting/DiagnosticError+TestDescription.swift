@@ -24,6 +24,7 @@ extension FeaturesScopeContextUnavailable: CustomTestStringConvertible {}
 extension FeaturesScopeUnchecked: CustomTestStringConvertible {}
 extension FeaturesScopeUndefined: CustomTestStringConvertible {}
 extension FeaturesValidationFailed: CustomTestStringConvertible {}
+extension KeyedBranchesClosed: CustomTestStringConvertible {}
 extension ResolvedContextMissing: CustomTestStringConvertible {}
 extension TeardownFailed: CustomTestStringConvertible {}
 extension TeardownSkipped: CustomTestStringConvertible {}
