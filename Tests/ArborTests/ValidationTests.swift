@@ -227,6 +227,19 @@ import Testing
           + #""nodes":[{"id":"n0","feature":"Clock","kind":"static","async":false,"implementation":"Clock value","#))
   }
 
+  @Test func whatALoaderMadeWhileValidatingIsTornDown() async throws {
+    let tornDown = Tally()
+    let root = FeaturesRoot { registry in
+      registry.use(.cacheable({ _ in First(nil) }, teardown: { _ in tornDown.next() }))
+      registry.use(
+        .cacheable({ _ async in Second(nil) }, teardown: { _ in throw Offline() }))
+    }
+    let validation = await root.validate()
+    #expect(tornDown.value == 1)  // the instance validation made holds nothing open afterwards
+    // A teardown that throws while validating is a problem of the tree.
+    #expect(validation.problems.map { $0.diagnostic.kind } == ["Offline"])
+  }
+
   @Test func featuresOfAReleasedBranchValidateNothingAndSaySo() async throws {
     let kept = Lock<Features?>.make(nil)
     do {

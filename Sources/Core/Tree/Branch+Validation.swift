@@ -1,6 +1,8 @@
 extension Branch {
   /// Runs the loader of `binding`, one of this branch's scope's own, once: on the path like any
-  /// load (so what it requests is reported along its path), without caching what it returns.
+  /// load (so what it requests is reported along its path), without caching what it returns. What
+  /// it returns is torn down at once if its registration has a teardown, so that validation leaves
+  /// no connection or file open.
   ///
   /// - Returns: `false` when the loader takes a context validation cannot invent (a multiton's
   ///   key, a disposable's argument), so it did not run.
@@ -18,10 +20,15 @@ extension Branch {
       return false
     }
     guard let entry = table.entry(for: FeatureTable.key(feature)) else { return false }
-    if entry.isAsync {
-      _ = try await loadAsync(feature, context: context, entry: entry.pointer.pointee, frame: nil, at: location)
-    } else {
-      _ = try load(feature, context: context, entry: entry, at: location)
+    let instance =
+      if entry.isAsync {
+        try await loadAsync(feature, context: context, entry: entry.pointer.pointee, frame: nil, at: location)
+      } else {
+        try load(feature, context: context, entry: entry, at: location)
+      }
+    // A registration of `F` with a teardown holds a `Teardown<F>`.
+    if let teardown = entry.binding.takeUnretainedValue().registration.teardown as? Teardown<F> {
+      try await teardown.run(instance)
     }
     return true
   }
