@@ -31,7 +31,7 @@ import Testing
     }
     _ = try await session.instance(of: Journal.self)
     try await session.close()
-    try synchronously {
+    synchronously {
       #expect(throws: FeaturesClosed.self) { try session.instance(of: Cache.self) }  // cached here
       #expect(throws: FeaturesClosed.self) { try session.instance(of: Pool.self) }  // cached in the root
       #expect(throws: FeaturesClosed.self) { try session.instance(of: Connection.self, context: 1) }
@@ -67,7 +67,7 @@ import Testing
       _ = try task.instance(of: Pool.self)
     }
     try await session.close()
-    try synchronously {
+    synchronously {
       #expect(throws: FeaturesClosed.self) { try task.instance(of: Cache.self) }
       #expect(throws: FeaturesClosed.self) { try task.instance(of: Pool.self) }
       #expect(throws: FeaturesClosed.self) { try task.context(for: TaskScope.self) }

@@ -252,7 +252,7 @@ import Testing
       }
       _ = try synchronously { try root.instance(of: First.self) }
     }
-    let validation = await try #require(kept.withLock { $0 }).validate()
+    let validation = try await #require(kept.withLock { $0 }).validate()
     #expect(validation.problems.map { $0.diagnostic.kind } == ["FeaturesReleased"])
   }
 }

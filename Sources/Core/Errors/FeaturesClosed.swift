@@ -1,6 +1,6 @@
 /// A request, branch or context lookup was made through a branch that is closed, or below one.
 ///
-/// From the moment ``Features/close(file:line:)`` starts on a branch, the branch and every branch
+/// From the moment ``Features/close(file:line:isolation:)`` starts on a branch, the branch and every branch
 /// below it refuse new work, while its teardowns release what its instances hold. Other branches,
 /// and the rest of the tree, are untouched. The diagnostic names the branch whose `close()` was
 /// called, and where.

@@ -1,4 +1,4 @@
-/// Teardowns threw while a branch closed: ``Features/close(file:line:)`` ran every other one, then
+/// Teardowns threw while a branch closed: ``Features/close(file:line:isolation:)`` ran every other one, then
 /// threw this, listing each failure.
 ///
 /// Each cause names the feature, its implementation and where that is registered, the branch that

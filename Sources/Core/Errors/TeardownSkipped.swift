@@ -1,4 +1,4 @@
-/// A branch was released without ``Features/close(file:line:)`` while it cached instances with a
+/// A branch was released without ``Features/close(file:line:isolation:)`` while it cached instances with a
 /// teardown: those teardowns never ran.
 ///
 /// Arbor tears nothing down implicitly (a teardown is `async`, and may throw: a release cannot

@@ -17,15 +17,22 @@ extension Features {
   /// try await root.close()      // on shutdown
   /// ```
   ///
+  /// A branch with nothing to tear down and no open branches below it (a request's branch that
+  /// loaded only features without teardowns) closes at once, without suspending: called from an
+  /// actor, it does not leave it.
+  ///
   /// - Parameters:
   ///   - file: Where it is closed; captured for you.
   ///   - line: Where it is closed; captured for you.
+  ///   - isolation: The caller's actor, captured for you: the close starts there.
   /// - Throws: ``TeardownFailed`` when a teardown threw; ``FeaturesReleased`` when these are a
   ///   loader's features and their branch was released.
-  public func close(file: StaticString = #fileID, line: UInt = #line) async throws {
+  public func close(
+    file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
+  ) async throws {
     let location = SourceLocation(fileID: file, line: line)
     let branch = try branch(at: location)
-    let failures = await branch.close(at: location)
+    let failures = await branch.close(at: location, isolation: isolation)
     if !failures.isEmpty { throw TeardownFailed(failures, closing: branch.path, at: location) }
   }
 
@@ -55,7 +62,7 @@ extension Features {
   ///   thrown and the teardown failure is reported through ``IssueReporting``.
   public func withBranch<Scope: FeaturesScope, Result>(
     _ scope: Scope.Type, context: Scope.Context, file: StaticString = #fileID, line: UInt = #line,
-    isolation: isolated (any Actor)? = #isolation, _ body: (Features) async throws -> Result
+    isolation: isolated (any Actor)? = #isolation, _ body: nonisolated(nonsending) (Features) async throws -> Result
   ) async throws -> Result {
     let branch = try branch(scope, context: context, file: file, line: line)
     let outcome: Swift.Result<Result, any Error>
@@ -65,7 +72,7 @@ extension Features {
       outcome = .failure(error)
     }
     do {
-      try await branch.close(file: file, line: line)
+      try await branch.close(file: file, line: line, isolation: isolation)
     } catch {
       guard case .failure(let bodyError) = outcome else { throw error }
       IssueReporting.report(Diagnostic(describing: error), severity: .failure)
@@ -93,7 +100,7 @@ extension Features {
   /// - Throws: See ``withBranch(_:context:file:line:isolation:_:)``.
   public func withBranch<Scope: FeaturesScope, Result>(
     _ scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line,
-    isolation: isolated (any Actor)? = #isolation, _ body: (Features) async throws -> Result
+    isolation: isolated (any Actor)? = #isolation, _ body: nonisolated(nonsending) (Features) async throws -> Result
   ) async throws -> Result where Scope.Context == Void {
     try await withBranch(scope, context: (), file: file, line: line, isolation: isolation, body)
   }

@@ -63,8 +63,14 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     self.idleTime = idleTime
     self.maximumCount = maximumCount
     self.context = context
-    let origin = clock.now
-    self.now = { origin.duration(to: clock.now) }
+    if let continuous = clock as? ContinuousClock {
+      // The usual clock, read without a generic call: two reads a request.
+      let origin = continuous.now
+      self.now = { origin.duration(to: .now) }
+    } else {
+      let origin = clock.now
+      self.now = { origin.duration(to: clock.now) }
+    }
   }
 
   /// How many keys have a branch, or one being made.
@@ -91,7 +97,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   ///   and what `body` threw.
   public func withBranch<Result>(
     for key: Key, file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation,
-    _ body: (Features) async throws -> Result
+    _ body: nonisolated(nonsending) (Features) async throws -> Result
   ) async throws -> Result {
     let location = SourceLocation(fileID: file, line: line)
     let hashable = BranchKey(key)

@@ -43,7 +43,7 @@ public protocol FeatureImplementation: Sendable {
   /// The feature's interface, backed by this implementation.
   var instance: Implemented { get }
 
-  /// What releases a cached instance when its branch closes (see ``Features/close(file:line:)``),
+  /// What releases a cached instance when its branch closes (see ``Features/close(file:line:isolation:)``),
   /// as the `teardown:` of a cacheable loader does; `nil`, the default, for none.
   ///
   /// ```swift

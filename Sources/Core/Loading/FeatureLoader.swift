@@ -105,7 +105,7 @@ extension FeatureLoader {
   ///
   /// Concurrent first requests run it once. The closure receives the features of the branch the
   /// instance lives in; they do not keep that branch alive. A `teardown` runs once for the
-  /// instance when that branch closes (``Features/close(file:line:)``), with the instances loaded
+  /// instance when that branch closes (``Features/close(file:line:isolation:)``), with the instances loaded
   /// after it torn down first.
   ///
   /// ```swift

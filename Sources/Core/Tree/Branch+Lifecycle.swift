@@ -150,11 +150,18 @@ extension Branch {
   ///
   /// The caller keeps this branch alive meanwhile.
   ///
+  /// - Parameter isolation: The caller's actor: a close with nothing to run ends there.
   /// - Returns: Every teardown that threw, for the caller that started the close; the same for
   ///   every caller waiting for it.
-  func close(at site: SourceLocation) async -> [TeardownFailed.Failure] {
-    let plan = CloseStep(branch: self, runsTeardowns: true)
-    guard markClosed(at: site, levelsUp: 0, into: plan) else { return await outcomeOfClose() }
+  func close(at site: SourceLocation, isolation: isolated (any Actor)?) async -> [TeardownFailed.Failure] {
+    guard let children = markClosed(at: site, levelsUp: 0, collecting: true) else { return await outcomeOfClose() }
+    // Nothing below it, nothing loading, nothing to tear down (a request's branch, most often):
+    // the close ends here, with no plan, no task and no suspension.
+    if children.isEmpty, loadsInFlight().isEmpty, finishClose(with: [], onlyIfNothingToTearDown: true) {
+      definition.observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
+      return []
+    }
+    let plan = CloseStep(branch: self, runsTeardowns: true, children: children)
     // A task of its own when the caller's is cancelled already (withBranch after a cancellation):
     // teardowns never start cancelled. Otherwise the caller's task runs them, with no task to make.
     guard Task.isCancelled else { return await Self.run(plan) }
@@ -164,34 +171,35 @@ extension Branch {
   /// Marks this branch and every descendant that is not closed yet as closed, under their locks,
   /// parent before child: from here on no request, load or branch starts through them.
   ///
-  /// - Parameter step: Where the steps of the children this close holds go; `nil` for a branch
-  ///   that is being released (its descendants are marked, and held by nobody).
-  /// - Returns: Whether this call marked the branch; `false` when it was closed already.
-  private func markClosed(at site: SourceLocation, levelsUp: Int, into step: CloseStep?) -> Bool {
+  /// - Parameter collecting: Whether to hold the descendants and return their steps; `false` for
+  ///   a branch that is being released (its descendants are marked, and held by nobody).
+  /// - Returns: The steps of the children this close holds (none when not `collecting`); `nil`
+  ///   when the branch was closed already.
+  private func markClosed(at site: SourceLocation, levelsUp: Int, collecting: Bool) -> [CloseStep]? {
     anchor._withUnsafeGuaranteedRef { anchor in
       anchor.withChildren {
-        guard detour.load(ordering: .relaxed) & Self.closedBit == 0 || !hasClosing else { return false }
+        guard detour.load(ordering: .relaxed) & Self.closedBit == 0 || !hasClosing else { return nil }
         state.withLock { $0.closing = Closing(site: site, levelsUp: levelsUp) }
         detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
         // Property streams end with the branch: an `observe` made from now on is refused.
         existingProperties?.finishObservers()
+        var steps: [CloseStep] = []
         var next = anchor.newestChild
         while let current = next {
           next = current._withUnsafeGuaranteedRef { child in
             // A child without holders is being released, or not handed out yet: it is marked (a
             // new one then fails to be made) but holds nothing a close could reach. This lock keeps
             // it from being freed meanwhile: its deinit first leaves this list.
-            let held = step == nil ? nil : child.anchor._withUnsafeGuaranteedRef { $0.holdIfAlive() }
-            let childStep = held.map { CloseStep(branch: $0, runsTeardowns: true) }
-            if child.markClosed(at: site, levelsUp: levelsUp + 1, into: childStep) {
-              if let childStep { step?.children.append(childStep) }
+            let held = collecting ? child.anchor._withUnsafeGuaranteedRef { $0.holdIfAlive() } : nil
+            if let grandchildren = child.markClosed(at: site, levelsUp: levelsUp + 1, collecting: held != nil) {
+              if let held { steps.append(CloseStep(branch: held, runsTeardowns: true, children: grandchildren)) }
             } else if let held {
-              step?.children.append(CloseStep(branch: held, runsTeardowns: false))
+              steps.append(CloseStep(branch: held, runsTeardowns: false, children: []))
             }
             return child.olderSibling
           }
         }
-        return true
+        return steps
       }
     }
   }
@@ -249,6 +257,14 @@ extension Branch {
   /// Waits until no load is in flight here: none can start any more, since the branch is marked
   /// closed, and each that was claimed before ends (and records its teardown) first.
   private func waitForLoadsInFlight() async {
+    for load in loadsInFlight() { await load.ended() }
+    let asyncLoads = state.withLock { state in state.asyncLoads.values.map { $0 as! AsyncLoadNode } }
+    for load in asyncLoads { await load.ended() }
+  }
+
+  /// The synchronous loads in flight here, of single instances and of multitons' contexts, each
+  /// waited for as a request waits, so that the load hands its outcome over when it ends.
+  private func loadsInFlight() -> [InFlight] {
     var loads: [InFlight] = []
     forEachUnit { unit, start in
       guard unit.instance != nil else {
@@ -257,12 +273,9 @@ extension Branch {
       }
       let unitState = UnitState(start)
       guard unitState.isClaimed else { return }
-      // Waited for as a request waits, so that the load hands its outcome over when it ends.
       if let inFlight = inFlight(of: unitState) { loads.append(inFlight) }
     }
-    for load in loads { await load.ended() }
-    let asyncLoads = state.withLock { state in state.asyncLoads.values.map { $0 as! AsyncLoadNode } }
-    for load in asyncLoads { await load.ended() }
+    return loads
   }
 
   /// Calls `body` with every unit this branch has room for, in its storage and its overflow blocks.
@@ -283,13 +296,21 @@ extension Branch {
   }
 
   /// Ends the close of this branch with its outcome, for every caller waiting for it.
-  private func finishClose(with failures: [TeardownFailed.Failure]) {
-    let waiters = state.withLock { state in
+  ///
+  /// - Parameter onlyIfNothingToTearDown: Whether to end it only when no teardown is recorded and
+  ///   no async load is in flight, checked under the lock they are recorded under.
+  /// - Returns: Whether the close ended.
+  @discardableResult
+  private func finishClose(with failures: [TeardownFailed.Failure], onlyIfNothingToTearDown: Bool = false) -> Bool {
+    let waiters = state.withLock { state -> [CheckedContinuation<[TeardownFailed.Failure], Never>]? in
+      if onlyIfNothingToTearDown, !state.teardowns.isEmpty || !state.asyncLoads.isEmpty { return nil }
       state.closing?.failures = failures
       defer { state.closing?.waiters = [] }
       return state.closing?.waiters ?? []
     }
+    guard let waiters else { return false }
     for waiter in waiters { waiter.resume(returning: failures) }
+    return true
   }
 
   /// The outcome of the close that started first, once it ended.

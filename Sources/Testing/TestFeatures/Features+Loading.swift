@@ -6,7 +6,7 @@ extension Features {
   ///
   /// The loader runs now, once, with this container as its `features`, so it sees the test's
   /// patches and scope contexts. Nothing is cached or registered; a cacheable's `teardown:` is kept,
-  /// and runs when this branch closes (``/Arbor/Features/close(file:line:)``, listed in
+  /// and runs when this branch closes (``/Arbor/Features/close(file:line:isolation:)``, listed in
   /// ``tornDown``). It works on any features: a ``TestFeatures(file:line:)`` container, a copy of a
   /// real tree, or a tree itself.
   ///

@@ -3,7 +3,7 @@ import Arbor
 extension Features {
   /// The teardowns this test container's branches ran as they closed, in the order they ran.
   ///
-  /// Branches of a test container close like real ones (``/Arbor/Features/close(file:line:)``), and
+  /// Branches of a test container close like real ones (``/Arbor/Features/close(file:line:isolation:)``), and
   /// a loader run with ``load(_:context:file:line:)-994eq`` is torn down when the container's branch it
   /// ran in closes. Any branch of the container lists every teardown of the container.
   ///

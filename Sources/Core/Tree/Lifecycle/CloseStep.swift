@@ -1,16 +1,12 @@
 /// One branch of a close's plan: a branch the close holds, and the steps of its open children,
 /// newest first, which close before it.
-final class CloseStep: @unchecked Sendable {
+struct CloseStep: @unchecked Sendable {
   // Sendable: built under the branches' locks before the close runs, read only afterwards by the
   // one task that runs the close.
   let branch: Branch
   /// Whether this close runs the branch's teardowns; `false` when another close of it started
   /// first, whose outcome this one waits for.
   let runsTeardowns: Bool
-  var children: [CloseStep] = []
-
-  init(branch: Branch, runsTeardowns: Bool) {
-    self.branch = branch
-    self.runsTeardowns = runsTeardowns
-  }
+  /// The steps of the branch's children, which close before it.
+  let children: [CloseStep]
 }
