@@ -139,64 +139,112 @@ package struct FeatureTable: Sendable {
   private final class Buckets: Sendable {
     let lookup: Lookup
 
-    init(_ entries: [Entry]) {
-      var capacityBits: UInt = 2
-      while (1 << capacityBits) < entries.count * 2 { capacityBits += 1 }
+    /// `1 << capacityBits` empty buckets.
+    init(capacityBits: UInt) {
       let count = 1 << capacityBits
-      let shift = UInt(UInt.bitWidth) - capacityBits
       let keys = UnsafeMutablePointer<UInt>.allocate(capacity: count)
       keys.initialize(repeating: 0, count: count)
       // Entries are trivial: the empty buckets' stay uninitialised, and none needs deinitialising.
-      let buckets = UnsafeMutablePointer<Entry>.allocate(capacity: count)
-      for entry in entries {
-        var index = Lookup.homeBucket(of: entry.key, shift: shift)
-        while keys[index] != 0 { index = (index + 1) & (count - 1) }
-        keys[index] = entry.key
-        (buckets + index).initialize(to: entry)
-      }
-      lookup = Lookup(keys: keys, entries: buckets, shift: shift)
+      lookup = Lookup(
+        keys: keys, entries: UnsafeMutablePointer<Entry>.allocate(capacity: count),
+        shift: UInt(UInt.bitWidth) - capacityBits)
     }
 
     deinit {
       UnsafeMutablePointer(mutating: lookup.keys).deallocate()
       UnsafeMutablePointer(mutating: lookup.entries).deallocate()
     }
+
+    var capacity: Int { 1 << (UInt(UInt.bitWidth) - lookup.shift) }
+
+    /// The bucket of `key`: the one holding it, or the empty one where it goes.
+    func bucket(of key: UInt) -> Int {
+      let mask = capacity - 1
+      var index = Lookup.homeBucket(of: key, shift: lookup.shift)
+      while lookup.keys[index] != 0, lookup.keys[index] != key { index = (index + 1) & mask }
+      return index
+    }
+
+    /// Puts `entry` into the empty bucket `index`, found by ``bucket(of:)``.
+    func insert(_ entry: Entry, at index: Int) {
+      UnsafeMutablePointer(mutating: lookup.keys)[index] = entry.key
+      (UnsafeMutablePointer(mutating: lookup.entries) + index).initialize(to: entry)
+    }
+
+    /// The entry in the filled bucket `index`.
+    func entry(at index: Int) -> UnsafeMutablePointer<Entry> { UnsafeMutablePointer(mutating: lookup.entries) + index }
   }
 
-  package let entries: [Entry]
+  /// How many features the table resolves: its scope's and its ancestors' that the scope does not
+  /// replace.
+  package let count: Int
   /// Where the branches of this scope keep what they cache; entries of an ancestor point into its.
   package let units: UnitLayout
   private let buckets: Buckets
 
+  /// The table of a scope registering `own` below `parent`: `own` (depth 0), then the parent's
+  /// entries one branch further up, except those `own` replace. A table without a parent (a
+  /// root's) gives out every unit now: its one branch is made before anything loads.
+  ///
+  /// Built in place in its buckets, which are sized for both parts at once: linear in the entries,
+  /// with no intermediate list of them.
+  ///
   /// - Parameters:
-  ///   - entries: This scope's own entries (depth 0), and its ancestors' it does not replace.
-  ///   - givingOutAll: Whether every unit is given out now (a root's, whose one branch is made
-  ///     before anything loads) rather than on first use.
-  init(_ entries: [Entry], givingOutAll: Bool = false) {
-    var entries = entries
+  ///   - own: This scope's bindings, in registration order.
+  ///   - keys: The key of each of `own`; a test hook may choose them. By default each feature's.
+  ///   - parent: The table of the parent scope, if any.
+  /// - Returns: `nil` when two of `own` register the same feature: the caller resolves the conflict
+  ///   first (see ``ScopeDefinition``).
+  init?(_ own: [Binding], keys: [UInt]? = nil, over parent: FeatureTable?) {
+    let most = own.count + (parent?.count ?? 0)
+    var capacityBits: UInt = 2
+    while (1 << capacityBits) < most * 2 { capacityBits += 1 }
+    let buckets = Buckets(capacityBits: capacityBits)
+    // This scope's entries first, in order, each with its unit's shape: a feature found twice is a
+    // conflict to resolve before the table can be built.
     var shapes: [UnitLayout.Shape] = []
+    shapes.reserveCapacity(own.count)
     var owned: [Int] = []
-    for index in entries.indices where entries[index].depth == 0 {
-      switch entries[index].kind {
+    owned.reserveCapacity(own.count)
+    for (index, binding) in own.enumerated() {
+      var entry = Entry(binding, key: keys?[index])
+      let bucket = buckets.bucket(of: entry.key)
+      if buckets.lookup.keys[bucket] != 0 { return nil }
+      switch entry.kind {
       case .serves(.cacheable):
-        let shape = UnitLayout.Shape(cacheable: entries[index].binding.takeUnretainedValue().registration.feature)
-        entries[index].instanceOffset = shape.instanceOffset
+        let shape = UnitLayout.Shape(cacheable: binding.registration.feature)
+        entry.instanceOffset = shape.instanceOffset
         shapes.append(shape)
-        owned.append(index)
+        owned.append(bucket)
       case .serves(.cacheablePerContext):
         shapes.append(.multiton)
-        owned.append(index)
+        owned.append(bucket)
       case .serves(.static), .serves(.disposable), .conflict:
         break
       }
+      buckets.insert(entry, at: bucket)
     }
+    let givingOutAll = parent == nil
     units = UnitLayout(shapes, givingOutAll: givingOutAll)
-    for (unit, index) in owned.enumerated() {
-      entries[index].unitWord = units.words + unit
-      if givingOutAll { entries[index].fixedOffset = Int(units.words[unit].load(ordering: .relaxed)) - 1 }
+    for (unit, bucket) in owned.enumerated() {
+      let entry = buckets.entry(at: bucket)
+      entry.pointee.unitWord = units.words + unit
+      if givingOutAll { entry.pointee.fixedOffset = Int(units.words[unit].load(ordering: .relaxed)) - 1 }
     }
-    self.entries = entries
-    buckets = Buckets(entries)
+    var count = own.count
+    if let parent {
+      let lookup = parent.buckets.lookup
+      for index in 0..<parent.buckets.capacity where lookup.keys[index] != 0 {
+        let bucket = buckets.bucket(of: lookup.keys[index])
+        if buckets.lookup.keys[bucket] != 0 { continue }  // replaced by this scope
+        var entry = lookup.entries[index]
+        entry.depth += 1
+        buckets.insert(entry, at: bucket)
+        count += 1
+      }
+    }
+    self.count = count
+    self.buckets = buckets
   }
 
   /// The buckets, for a branch to keep while it keeps this table's scope definition.

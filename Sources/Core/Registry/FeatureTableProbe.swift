@@ -15,7 +15,7 @@ package final class FeatureTableProbe {
       return Binding(
         registration: registration, site: registration.location, scope: RootFeaturesScope.self, conflicts: [])
     }
-    table = FeatureTable(zip(bindings, keys).map { FeatureTable.Entry($0, key: $1) })
+    table = FeatureTable(bindings, keys: keys, over: nil)!  // the keys differ
   }
 
   /// How many buckets the table has.

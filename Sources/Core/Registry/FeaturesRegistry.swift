@@ -30,7 +30,7 @@ public struct FeaturesRegistry<Scope: FeaturesScope> {
   ///   - file: Where it is registered; captured for you.
   ///   - line: Where it is registered; captured for you.
   public mutating func use(_ loader: FeatureLoader, file: StaticString = #fileID, line: UInt = #line) {
-    content.registrations.append((loader.registration, SourceLocation(fileID: file, line: line)))
+    content.register(loader.registration, at: SourceLocation(fileID: file, line: line))
   }
 
   /// Registers an implementation type in this scope, cacheable or disposable as its feature is.
@@ -122,7 +122,7 @@ extension FeaturesRegistry where Scope == RootFeaturesScope {
     let registration = Registration(
       feature: F.self, lifetime: .static, payload: Box(value), isAsync: false, implementation: .value(of: F.self),
       location: location)
-    content.registrations.append((registration, location))
+    content.register(registration, at: location)
   }
 }
 
@@ -130,10 +130,18 @@ extension FeaturesRegistry where Scope == RootFeaturesScope {
 struct ScopeContent {
   let scope: any FeaturesScope.Type
   let location: SourceLocation?
-  var registrations: [(registration: Registration, site: SourceLocation)] = []
+  /// Every registration, in order, already bound to this scope: the definition keeps these objects
+  /// (see ``ScopeDefinition/init(_:parentTable:parentPath:observer:reporting:)``), so registering
+  /// appends one reference rather than a registration and its site, to be copied again later.
+  var bindings: [Binding] = []
   /// The values `set(_:to:)` gave properties, in order: the last for a property wins.
   var properties: [PropertySetting] = []
   var scopes: [ScopeContent] = []
   /// The index in `scopes` of each nested scope, so that defining one is not a search.
   var scopeIndices: [ObjectIdentifier: Int] = [:]
+
+  /// Registers `registration`, made with `registry.use(...)` at `site`.
+  mutating func register(_ registration: Registration, at site: SourceLocation) {
+    bindings.append(Binding(registration: registration, site: site, scope: scope, conflicts: []))
+  }
 }

@@ -45,31 +45,21 @@ package final class ScopeDefinition: Sendable {
     _ content: ScopeContent, parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type],
     observer: (any FeaturesObserver)?, reporting: inout [Diagnostic]
   ) {
-    // The first registration of each feature, in order, and every registration of the features
-    // registered more than once: one hash per registration, and no allocation per feature.
-    var firstIndex: [ObjectIdentifier: Int] = [:]
-    firstIndex.reserveCapacity(content.registrations.count)
-    var firsts: [(registration: Registration, site: SourceLocation)] = []
-    firsts.reserveCapacity(content.registrations.count)
-    var conflicting: [Int: [(registration: Registration, site: SourceLocation)]] = [:]
-    for entry in content.registrations {
-      let id = entry.registration.featureID
-      if let first = firstIndex.updateValue(firsts.count, forKey: id) {
-        firstIndex[id] = first  // registered again: the first registration keeps its place
-        conflicting[first, default: [firsts[first]]].append(entry)
-      } else {
-        firsts.append(entry)
-      }
-    }
-    let bindings = firsts.indices.map { index in
-      Binding(
-        registration: firsts[index].registration, site: firsts[index].site, scope: content.scope,
-        conflicts: conflicting[index] ?? [])
+    // One pass builds the table from the registrations as they are, unless a feature is
+    // registered twice: then the first registration of each keeps its place, carrying every
+    // registration of it, and the table is built from those.
+    let bindings: [Binding]
+    let table: FeatureTable
+    if let built = FeatureTable(content.bindings, over: parentTable) {
+      (bindings, table) = (content.bindings, built)
+    } else {
+      bindings = Self.resolvingConflicts(content.bindings)
+      table = FeatureTable(bindings, over: parentTable)!  // the features now differ
     }
     self.init(
       scope: content.scope, location: content.location, bindings: bindings,
-      properties: PropertySetting.boxes(content.properties, in: parentPath + [content.scope]),
-      parentTable: parentTable, parentPath: parentPath, origin: nil, observer: observer
+      properties: PropertySetting.boxes(content.properties, in: parentPath + [content.scope]), table: table,
+      parentPath: parentPath, origin: nil, observer: observer
     ) { table, scopePath in
       content.scopes.map {
         ScopeDefinition($0, parentTable: table, parentPath: scopePath, observer: observer, reporting: &reporting)
@@ -88,7 +78,8 @@ package final class ScopeDefinition: Sendable {
   convenience init(deriving source: ScopeDefinition, parentTable: FeatureTable, parentPath: [any FeaturesScope.Type]) {
     self.init(
       scope: source.scope, location: source.location, bindings: source.bindings, properties: source.properties,
-      parentTable: parentTable, parentPath: parentPath, origin: source.origin, observer: source.observer
+      table: FeatureTable(source.bindings, over: parentTable)!,  // a definition's bindings register distinct features
+      parentPath: parentPath, origin: source.origin, observer: source.observer
     ) { table, scopePath in
       source.children.values.map { ScopeDefinition(deriving: $0, parentTable: table, parentPath: scopePath) }
     }
@@ -96,7 +87,7 @@ package final class ScopeDefinition: Sendable {
 
   private init(
     scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], properties: [UInt: AnyPropertyBox],
-    parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,
+    table: FeatureTable, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,
     observer: (any FeaturesObserver)?,
     children makeChildren: (FeatureTable, [any FeaturesScope.Type]) -> [ScopeDefinition]
   ) {
@@ -108,7 +99,7 @@ package final class ScopeDefinition: Sendable {
     self.scopePath = scopePath
     self.bindings = bindings
     self.properties = properties
-    table = Self.table(bindings, over: parentTable)
+    self.table = table
     var children: [ObjectIdentifier: ScopeDefinition] = [:]
     for child in makeChildren(table, scopePath) { children[ObjectIdentifier(child.scope)] = child }
     self.children = children
@@ -124,22 +115,28 @@ package final class ScopeDefinition: Sendable {
     if head != 0 { Unmanaged<Derived>.fromOpaque(UnsafeRawPointer(bitPattern: head)!).release() }
   }
 
-  /// The table of a scope registering `bindings` below `parent`: the parent's entries one branch
-  /// further up, except those `bindings` replace, then `bindings`.
-  ///
-  /// Linear in the entries: each binding is looked up in the parent's hash table, not searched for.
-  private static func table(_ bindings: [Binding], over parent: FeatureTable?) -> FeatureTable {
-    let own = bindings.map { FeatureTable.Entry($0) }
-    guard let parent else { return FeatureTable(own, givingOutAll: true) }
-    let replaced = Set(own.lazy.map(\.key).filter { parent.entry(for: $0) != nil })
-    var entries: [FeatureTable.Entry] = []
-    entries.reserveCapacity(parent.entries.count + own.count)
-    for var entry in parent.entries where replaced.isEmpty || !replaced.contains(entry.key) {
-      entry.depth += 1
-      entries.append(entry)
+  /// The first registration of each feature in `registered`, in order, each carrying every
+  /// registration of its feature when there is more than one.
+  private static func resolvingConflicts(_ registered: [Binding]) -> [Binding] {
+    var firstIndex: [ObjectIdentifier: Int] = [:]
+    var firsts: [Binding] = []
+    var conflicting: [Int: [(registration: Registration, site: SourceLocation)]] = [:]
+    for binding in registered {
+      let id = binding.registration.featureID
+      if let first = firstIndex[id] {
+        conflicting[first, default: [(firsts[first].registration, firsts[first].site)]].append(
+          (binding.registration, binding.site))
+      } else {
+        firstIndex[id] = firsts.count
+        firsts.append(binding)
+      }
     }
-    entries += own
-    return FeatureTable(entries)
+    for (index, conflicts) in conflicting {
+      let first = firsts[index]
+      firsts[index] = Binding(
+        registration: first.registration, site: first.site, scope: first.scope, conflicts: conflicts)
+    }
+    return firsts
   }
 
   /// The registry definition this one was built from: itself, or the one it was derived from.

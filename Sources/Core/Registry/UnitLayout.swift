@@ -11,7 +11,8 @@ import Synchronization
 /// is made before anything is loaded.
 package final class UnitLayout: @unchecked Sendable {
   // Sendable: `words`, `givenCount` and `byteCount` are atomics; a unit's record in `given` is
-  // written under `lock` before `givenCount` publishes it (releasing), and never again.
+  // written under `lock` (or, for a layout giving out all its units, in `init`, before anyone else
+  // sees it) before `givenCount` publishes it (releasing), and never again.
 
   /// What a unit holds.
   package struct Shape {
@@ -60,23 +61,43 @@ package final class UnitLayout: @unchecked Sendable {
   /// The units in the order they were given out; the first `givenCount` are set.
   private let given: UnsafeMutablePointer<Unit>
   private let givenCount = Atomic<Int>(0)
+  /// How many units there are, given out or not.
+  private let unitCount: Int
+  /// The shapes of the units not given out yet, by index; empty once all were, as a root's are.
   private let shapes: [Shape]
   /// Serialises giving out units; holds how many were, which `givenCount` publishes to readers.
-  private let lock = Lock.make(0)
+  private let lock: Lock<Int>
   /// The largest alignment a unit may need: what branch storage is aligned to.
   package let alignment: Int
 
   init(_ shapes: [Shape], givingOutAll: Bool) {
-    self.shapes = shapes
+    unitCount = shapes.count
     words = .allocate(capacity: max(1, shapes.count))
-    for index in 0..<shapes.count { (words + index).initialize(to: Atomic(0)) }
     given = .allocate(capacity: max(1, shapes.count))
-    alignment = shapes.map(\.alignment).max() ?? MemoryLayout<UInt>.alignment
-    if givingOutAll { for index in shapes.indices { _ = giveOut(index) } }
+    var alignment = MemoryLayout<UInt>.alignment
+    for shape in shapes { alignment = max(alignment, shape.alignment) }
+    self.alignment = alignment
+    guard givingOutAll else {
+      self.shapes = shapes
+      lock = Lock.make(0)
+      for index in 0..<shapes.count { (words + index).initialize(to: Atomic(0)) }
+      return
+    }
+    // Nobody else sees the layout yet: every unit is given out in order, without the lock.
+    self.shapes = []
+    lock = Lock.make(shapes.count)
+    var end = Self.headerByteCount
+    for (index, shape) in shapes.enumerated() {
+      let unit = Self.unit(shape, after: end)
+      end = unit.end
+      (given + index).initialize(to: unit)
+      (words + index).initialize(to: Atomic(UInt(unit.offset) + 1))
+    }
+    givenCount.store(shapes.count, ordering: .releasing)
   }
 
   deinit {
-    words.deinitialize(count: shapes.count)
+    words.deinitialize(count: unitCount)
     words.deallocate()
     given.deallocate()
   }
@@ -102,17 +123,19 @@ package final class UnitLayout: @unchecked Sendable {
     return lock.withLock { count in
       let word = words[index].load(ordering: .acquiring)
       if word != 0 { return word }
-      let shape = shapes[index]
-      let start = (byteCount(ofFirst: count) + shape.alignment - 1) / shape.alignment * shape.alignment
-      (given + count).initialize(
-        to: Unit(
-          offset: start, end: start + shape.size, instanceOffset: shape.instanceOffset,
-          instance: shape.instance))
+      let unit = Self.unit(shapes[index], after: byteCount(ofFirst: count))
+      (given + count).initialize(to: unit)
       count += 1
       givenCount.store(count, ordering: .releasing)
-      let published = UInt(start) + 1
+      let published = UInt(unit.offset) + 1
       words[index].store(published, ordering: .releasing)
       return published
     }
+  }
+
+  /// The unit of `shape` placed at the first offset after `end` that it is aligned to.
+  private static func unit(_ shape: Shape, after end: Int) -> Unit {
+    let start = (end + shape.alignment - 1) / shape.alignment * shape.alignment
+    return Unit(offset: start, end: start + shape.size, instanceOffset: shape.instanceOffset, instance: shape.instance)
   }
 }

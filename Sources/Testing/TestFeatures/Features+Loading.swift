@@ -35,7 +35,7 @@ extension Features {
       throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
     try checkOpen(.resolving(F.self), at: location)  // fails on released or closed features, as requests do
-    let instance = try load.load(context, self)
+    let instance = try load(context, self)
     try recordTeardown(instance, loadedBy: loader, at: location)
     return instance
   }
@@ -65,7 +65,7 @@ extension Features {
     try checkOpen(.resolving(F.self), at: location)
     let instance: F
     switch loader.registration.payload {
-    case let load as Loader<F>: instance = try load.load(context, self)
+    case let load as Loader<F>: instance = try load(context, self)
     case let load as AsyncLoader<F>: instance = try await load.load(context, self)
     default: throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
