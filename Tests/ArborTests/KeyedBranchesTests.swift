@@ -50,6 +50,43 @@ import Testing
     try await sessions.close()
   }
 
+  /// A key that is neither a `String` nor an `Int`, whose equal values hash alike only through
+  /// its own `Hashable`: it takes the type-erased path.
+  struct AccountID: Hashable, Sendable {
+    var region: String
+    var number: Int
+  }
+
+  @Test func keysOfEveryKindFindTheirOwnBranchAgain() async throws {
+    let root = tree(loads: Tally(), closed: Collected())
+    let byName = KeyedBranches(SessionScope.self, of: root) { (name: String) in Session(user: name) }
+    let byNumber = KeyedBranches(SessionScope.self, of: root) { (number: Int) in Session(user: "#\(number)") }
+    let byAccount = KeyedBranches(SessionScope.self, of: root) { (account: AccountID) in
+      Session(user: "\(account.region)-\(account.number)")
+    }
+    func serial<Key>(_ sessions: KeyedBranches<Key, SessionScope>, _ key: Key) async throws -> String {
+      try await sessions.withBranch(for: key) { branch in
+        let mark: SessionMark = try await branch.instance()
+        return "\(mark.user):\(mark.serial)"
+      }
+    }
+    // A key built again (a new String, a new struct) finds the branch made for an equal one.
+    let first = [
+      try await serial(byName, "ann"), try await serial(byNumber, 7),
+      try await serial(byAccount, AccountID(region: "eu", number: 7)),
+    ]
+    let again = [
+      try await serial(byName, String("an" + "n")), try await serial(byNumber, 3 + 4),
+      try await serial(byAccount, AccountID(region: "e" + "u", number: 7)),
+    ]
+    #expect(first == again)
+    #expect(first.map { $0.split(separator: ":")[0] } == ["ann", "#7", "eu-7"])
+    // Different keys, different branches.
+    #expect(try await serial(byAccount, AccountID(region: "us", number: 7)).hasPrefix("us-7:"))
+    #expect([byName.count, byNumber.count, byAccount.count] == [1, 1, 2])
+    try await root.close()
+  }
+
   @Test func eachKeyHasItsOwnBranch() async throws {
     let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: Collected())) { (user: String) in
       Session(user: user)
@@ -163,6 +200,7 @@ import Testing
     }
     _ = try await mark(sessions, "ann")
     _ = try await mark(sessions, "bob")
+    let closeLine = #line + 1
     try await sessions.close()
     #expect(closed.all.sorted() == ["ann", "bob"])
     try await sessions.close()  // a second close does nothing
@@ -172,7 +210,7 @@ import Testing
       error.map { String(reflecting: $0) } == """
         KeyedBranchesClosed: cannot branch SessionScope for "ann": the set of its branches is closed
         ├─ requested at: ArborTests/KeyedBranchesTests.swift:31
-        ├─ closed at: ArborTests/KeyedBranchesTests.swift:166
+        ├─ closed at: ArborTests/KeyedBranchesTests.swift:\(closeLine)
         └─ fix: request branches before the set is closed (close it on shutdown, after the server)
         """)
   }

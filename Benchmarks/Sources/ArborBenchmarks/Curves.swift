@@ -86,12 +86,24 @@ func runCurves(_ settings: Settings) {
 /// operation, say). The samples of the runs are taken in turn, as ``measure(total:settings:_:)``
 /// does, so that a change in the machine's load affects them alike.
 func medians(samples: Int, _ runs: [(Int) -> Double]) -> [Double] {
+  timedSamples(samples: samples, runs).map(median)
+}
+
+/// Every sample of `runs`, taken as ``medians(samples:_:)`` takes them: `[run][sample]`.
+func timedSamples(samples: Int, _ runs: [(Int) -> Double]) -> [[Double]] {
   for run in runs { _ = run(0) }
   var figures = Array(repeating: [Double](), count: runs.count)
   for sample in 1...samples {
     for (index, run) in runs.enumerated() { figures[index].append(run(sample)) }
   }
-  return figures.map(median)
+  return figures
+}
+
+/// The median of the ratios `numerator[i] / denominator[i]` of samples taken in the same turn:
+/// the two figures of a turn are milliseconds apart, so a change in the machine's load between
+/// turns moves both, and cancels out of their ratio.
+func medianOfRatios(_ numerator: [Double], _ denominator: [Double]) -> Double {
+  median(zip(numerator, denominator).map { $0 / $1 })
 }
 
 /// Nanoseconds per operation of `body`, which performs `operations` operations.

@@ -20,7 +20,8 @@ enum ObserverCurve {
       })
     var curve = Curve(id: "observer")
     curve.points.append(Curve.Point(label: "case d, no observer (ns per request)", unit: "ns", arbor: figures[0]))
-    curve.points.append(Curve.Point(label: "case d, an observer that keeps nothing (ns per request)", unit: "ns", arbor: figures[1]))
+    curve.points.append(
+      Curve.Point(label: "case d, an observer that keeps nothing (ns per request)", unit: "ns", arbor: figures[1]))
     curve.ratios.append(Curve.Ratio(title: "observed ÷ not observed", value: figures[1] / figures[0], target: nil))
     return curve
   }

@@ -1,11 +1,27 @@
 /// A ``KeyedBranches`` key with its type erased, so the set's state is compiled once, not per key
 /// type.
+///
+/// The usual keys (a `String` token, an `Int` id) are kept as they are: comparing two
+/// `AnyHashable`s unboxes both through the runtime, which took most of a session's lease.
 struct BranchKey: Hashable, @unchecked Sendable {
   // Sendable: the only initialiser takes a `Sendable` value, and `AnyHashable` only boxes it; it
   // loses the conformance, not the value's sendability.
-  private let base: AnyHashable
+  private enum Storage: Hashable {
+    case string(String)
+    case int(Int)
+    case other(AnyHashable)
+  }
+
+  private let storage: Storage
 
   init<Key: Hashable & Sendable>(_ key: Key) {
-    base = AnyHashable(key)
+    // A comparison of metatypes, then a reinterpretation of a value of that very type.
+    if Key.self == String.self {
+      storage = .string(unsafeBitCast(key, to: String.self))
+    } else if Key.self == Int.self {
+      storage = .int(unsafeBitCast(key, to: Int.self))
+    } else {
+      storage = .other(AnyHashable(key))
+    }
   }
 }
