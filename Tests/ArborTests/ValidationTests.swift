@@ -140,6 +140,29 @@ import Testing
       ])
   }
 
+  @Test func aReportOrErrorThatOnlyReadsLikeAPlaceholderCallIsNotTakenForOne() async throws {
+    let line = #line
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { _ in
+          // The text and kind of a placeholder call's report, but no placeholder was called.
+          IssueReporting.report(
+            Diagnostic(kind: "FeatureUnimplemented", message: "Unimplemented: Clock.now"), severity: .failure)
+          return First(seconds: 1)
+        })
+      registry.use(.cacheable { _ -> Second in throw LooksUnimplemented() })
+    }
+    let (validation, reports) = await IssueReporting.capturingReports { await root.validate() }
+    #expect(reports.isEmpty)
+    #expect(validation.notes.isEmpty)  // no "checked with the placeholder behaviour of Clock.now"
+    #expect(
+      validation.problems.map(\.description) == [
+        "FeatureLoadingFailed: could not load Second (ArborTests/ValidationTests.swift:\(line + 9))"
+          + " ← FeatureUnimplemented: Unimplemented: Greeter.greet"
+      ])
+    #expect((validation.problems.first as? FeatureLoadingFailed)?.cause is LooksUnimplemented)
+  }
+
   @Test func asyncLoadersAndNestedScopesAreValidated() async throws {
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
@@ -301,6 +324,11 @@ private struct Ledger: CacheableFeature {
   typealias Context = Int
   let id: Int
   static var placeholder: Ledger { Ledger(id: 0) }
+}
+
+/// A user's error whose diagnostic reads like a placeholder call's.
+private struct LooksUnimplemented: DiagnosticError {
+  var diagnostic: Diagnostic { Diagnostic(kind: "FeatureUnimplemented", message: "Unimplemented: Greeter.greet") }
 }
 
 private struct Offline: DiagnosticError {
