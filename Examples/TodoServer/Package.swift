@@ -44,6 +44,7 @@ let package = Package(
       dependencies: [
         "TodoApp",
         .product(name: "ArborTesting", package: "Arbor"),
+        .product(name: "ArborHummingbirdTesting", package: "ArborHummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]
     ),

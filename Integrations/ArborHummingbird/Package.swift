@@ -12,7 +12,9 @@ let package = Package(
   name: "ArborHummingbird",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18)],
   products: [
-    .library(name: "ArborHummingbird", targets: ["ArborHummingbird"])
+    .library(name: "ArborHummingbird", targets: ["ArborHummingbird"]),
+    // Test support for servers built on it: a log handler that keeps what was logged.
+    .library(name: "ArborHummingbirdTesting", targets: ["ArborHummingbirdTesting"]),
   ],
   dependencies: [
     .package(name: "Arbor", path: "../.."),
@@ -31,10 +33,16 @@ let package = Package(
       ],
       path: "Sources/ArborHummingbird"
     ),
+    .target(
+      name: "ArborHummingbirdTesting",
+      dependencies: [.product(name: "Logging", package: "swift-log")],
+      path: "Sources/ArborHummingbirdTesting"
+    ),
     .testTarget(
       name: "ArborHummingbirdTests",
       dependencies: [
         "ArborHummingbird",
+        "ArborHummingbirdTesting",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

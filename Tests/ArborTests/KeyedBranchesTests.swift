@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborDiagnostics
 import Synchronization
 import Testing
 
@@ -159,6 +160,32 @@ import Testing
     try await sessions.close()
   }
 
+  @Test(arguments: [0, -3])
+  func aMaximumCountBelowOneIsReportedAndTheSetKeepsOneBranch(maximumCount: Int) async throws {
+    let closed = Collected<String>()
+    let line = #line + 2
+    let (sessions, reports) = IssueReporting.capturingReports {
+      KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: closed), maximumCount: maximumCount) {
+        (user: String) in Session(user: user)
+      }
+    }
+    #expect(reports.map(\.severity) == [.failure])
+    #expect(reports.first?.site?.description == "ArborTests/KeyedBranchesTests.swift:\(line)")
+    #expect(
+      reports.first?.diagnostic.renderedTree() == """
+        KeyedBranchesMaximumCountInvalid: maximumCount is \(maximumCount) for the branches of SessionScope: it must be positive
+        ├─ requested at: ArborTests/KeyedBranchesTests.swift:\(line)
+        ├─ instead: the set keeps at most 1 branch
+        └─ fix: pass how many branches to keep at most (1 or more), or nil for no limit
+        """)
+    #expect(sessions.maximumCount == 1)
+    _ = try await mark(sessions, "ann")
+    _ = try await mark(sessions, "bob")  // over the one kept: ann, unused, is evicted
+    #expect(closed.all == ["ann"])
+    #expect(sessions.count == 1)
+    try await sessions.close()
+  }
+
   @Test func aBranchInUseIsNeverEvicted() async throws {
     let closed = Collected<String>()
     let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: closed), maximumCount: 1) {
@@ -200,7 +227,7 @@ import Testing
     }
     _ = try await mark(sessions, "ann")
     _ = try await mark(sessions, "bob")
-    let closeLine = #line + 1
+    let closedAt = #line + 1
     try await sessions.close()
     #expect(closed.all.sorted() == ["ann", "bob"])
     try await sessions.close()  // a second close does nothing
@@ -209,8 +236,8 @@ import Testing
     #expect(
       error.map { String(reflecting: $0) } == """
         KeyedBranchesClosed: cannot branch SessionScope for "ann": the set of its branches is closed
-        ├─ requested at: ArborTests/KeyedBranchesTests.swift:31
-        ├─ closed at: ArborTests/KeyedBranchesTests.swift:\(closeLine)
+        ├─ requested at: ArborTests/KeyedBranchesTests.swift:32
+        ├─ closed at: ArborTests/KeyedBranchesTests.swift:\(closedAt)
         └─ fix: request branches before the set is closed (close it on shutdown, after the server)
         """)
   }

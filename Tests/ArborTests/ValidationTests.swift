@@ -140,6 +140,29 @@ import Testing
       ])
   }
 
+  @Test func aReportOrErrorThatOnlyReadsLikeAPlaceholderCallIsNotTakenForOne() async throws {
+    let line = #line
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { _ in
+          // The text and kind of a placeholder call's report, but no placeholder was called.
+          IssueReporting.report(
+            Diagnostic(kind: "FeatureUnimplemented", message: "Unimplemented: Clock.now"), severity: .failure)
+          return First(seconds: 1)
+        })
+      registry.use(.cacheable { _ -> Second in throw LooksUnimplemented() })
+    }
+    let (validation, reports) = await IssueReporting.capturingReports { await root.validate() }
+    #expect(reports.isEmpty)
+    #expect(validation.notes.isEmpty)  // no "checked with the placeholder behaviour of Clock.now"
+    #expect(
+      validation.problems.map(\.description) == [
+        "FeatureLoadingFailed: could not load Second (ArborTests/ValidationTests.swift:\(line + 9))"
+          + " ← FeatureUnimplemented: Unimplemented: Greeter.greet"
+      ])
+    #expect((validation.problems.first as? FeatureLoadingFailed)?.cause is LooksUnimplemented)
+  }
+
   @Test func asyncLoadersAndNestedScopesAreValidated() async throws {
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
@@ -219,8 +242,26 @@ import Testing
           class u0 problem
           linkStyle 1 stroke:#d00,color:#d00
         """)
-    #expect(graph.dot().contains("subgraph cluster_s1 {\n      label=\"Root › SessionScope\";"))
-    #expect(graph.dot().contains("n2 -> u0 [label=\"undefined\\nArborDemoFeatures/Greeter.swift:44\", color=red"))
+    #expect(
+      graph.dot() == #"""
+        digraph Features {
+          rankdir=LR;
+          node [fontname="Helvetica"];
+          subgraph cluster_s0 {
+            label="Root";
+            n0 [label="Clock\nstatic · Clock value", shape=box];
+            n1 [label="Printer\ndisposable · Printer.console()", shape=parallelogram];
+            subgraph cluster_s1 {
+              label="Root › SessionScope";
+              n2 [label="Greeter\ncacheable · Greeter.mailing()", shape=ellipse];
+              n3 [label="Ledger\ncacheable per context · Ledger.theGraphShowsScopesLifetimesRequestsAndProblems()", shape=ellipse, peripheries=2];
+            }
+          }
+          u0 [label="Mailer\nundefined", shape=hexagon, color=red, fontcolor=red];
+          n1 -> n0 [label="ArborDemoFeatures/Printer.swift:30"];
+          n2 -> u0 [label="undefined\nArborDemoFeatures/Greeter.swift:44", color=red, fontcolor=red, style=dashed];
+        }
+        """#)
     #expect(
       graph.json(pretty: false).hasPrefix(
         #"{"scopes":[{"id":"s0","path":["Root"],"parent":null},{"id":"s1","path":["Root","SessionScope"],"parent":"s0"}],"#
@@ -283,6 +324,11 @@ private struct Ledger: CacheableFeature {
   typealias Context = Int
   let id: Int
   static var placeholder: Ledger { Ledger(id: 0) }
+}
+
+/// A user's error whose diagnostic reads like a placeholder call's.
+private struct LooksUnimplemented: DiagnosticError {
+  var diagnostic: Diagnostic { Diagnostic(kind: "FeatureUnimplemented", message: "Unimplemented: Greeter.greet") }
 }
 
 private struct Offline: DiagnosticError {

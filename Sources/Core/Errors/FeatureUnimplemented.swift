@@ -34,3 +34,19 @@ public struct FeatureUnimplemented: DiagnosticError {
         + "\nor resolve \(feature) from a tree that registers an implementation")
   }
 }
+
+extension FeatureUnimplemented {
+  /// Told of every placeholder call that the task setting it (or a task it starts) makes, as the
+  /// typed error, before the call is reported: validation notes the placeholder behaviour a
+  /// loader relied on by its ``member``, never by a report's text.
+  @TaskLocal package static var calls: IssueReporting.Capture<FeatureUnimplemented>?
+
+  /// Tells ``calls`` of this placeholder call, then reports it through ``IssueReporting``, at the
+  /// placeholder's site.
+  ///
+  /// - Parameter severity: A warning when the member returns its placeholder value, else a failure.
+  func report(severity: IssueReporting.Severity) {
+    Self.calls?.receive(self)
+    IssueReporting.report(diagnostic, severity: severity, at: location)
+  }
+}

@@ -21,8 +21,7 @@ public func unimplemented<each Argument>(
 ) -> @Sendable (repeat each Argument) -> Void {
   let location = SourceLocation(fileID: file, line: line)
   return { (_: repeat each Argument) in
-    let error = FeatureUnimplemented(member: member, location: location)
-    IssueReporting.report(error.diagnostic, severity: .failure, at: location)
+    FeatureUnimplemented(member: member, location: location).report(severity: .failure)
   }
 }
 
@@ -43,7 +42,7 @@ public func unimplemented<each Argument, Result>(
   let location = SourceLocation(fileID: file, line: line)
   return { (_: repeat each Argument) in
     let error = FeatureUnimplemented(member: member, location: location)
-    IssueReporting.report(error.diagnostic, severity: .failure, at: location)
+    error.report(severity: .failure)
     throw error
   }
 }
@@ -69,8 +68,7 @@ public func unimplemented<each Argument, Result>(
 ) -> @Sendable (repeat each Argument) -> Result {
   let location = SourceLocation(fileID: file, line: line)
   return { (_: repeat each Argument) in
-    IssueReporting.report(
-      FeatureUnimplemented(member: member, location: location).diagnostic, severity: .warning, at: location)
+    FeatureUnimplemented(member: member, location: location).report(severity: .warning)
     return placeholder()
   }
 }

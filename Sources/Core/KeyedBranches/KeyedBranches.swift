@@ -30,7 +30,8 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   public let parent: Features
   /// How long a branch may go unused before it is evicted; `nil` for no limit.
   public let idleTime: Duration?
-  /// How many branches the set keeps at most (in use ones excepted); `nil` for no limit.
+  /// How many branches the set keeps at most (in use ones excepted); `nil` for no limit. It is 1
+  /// when the count passed was below 1 (and reported as ``KeyedBranchesMaximumCountInvalid``).
   public let maximumCount: Int?
   /// Makes the context of a key's branch.
   private let context: @Sendable (Key) async throws -> Scope.Context
@@ -50,18 +51,29 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   ///   - scope: The scope of the branches; defined where `parent` can branch it.
   ///   - parent: The branch they are made from: the root, usually.
   ///   - idleTime: How long a branch may go unused before it is evicted; `nil` for no limit.
-  ///   - maximumCount: How many branches to keep at most; `nil` for no limit. Must be positive.
+  ///   - maximumCount: How many branches to keep at most; `nil` for no limit. Must be positive: a
+  ///     count below 1 is reported as ``KeyedBranchesMaximumCountInvalid`` through
+  ///     ``IssueReporting``, and the set keeps at most one branch.
   ///   - clock: Measures idle time; a test passes one it controls.
+  ///   - file: Where the set is made; captured for you.
+  ///   - line: Where the set is made; captured for you.
   ///   - context: Makes the context of a key's branch, once per branch. An error it throws reaches
   ///     the requests waiting for the branch, and nothing is kept.
   public init<C: Clock>(
     _ scope: Scope.Type, of parent: Features, idleTime: Duration? = nil, maximumCount: Int? = nil,
-    clock: C = ContinuousClock(), context: @escaping @Sendable (Key) async throws -> Scope.Context
+    clock: C = ContinuousClock(), file: StaticString = #fileID, line: UInt = #line,
+    context: @escaping @Sendable (Key) async throws -> Scope.Context
   ) where C.Duration == Duration {
-    precondition(maximumCount.map { $0 > 0 } ?? true, "KeyedBranches: maximumCount must be positive")
     self.parent = parent
     self.idleTime = idleTime
-    self.maximumCount = maximumCount
+    if let maximumCount, maximumCount < 1 {
+      let invalid = KeyedBranchesMaximumCountInvalid(
+        scope, maximumCount: maximumCount, keeping: 1, at: SourceLocation(fileID: file, line: line))
+      IssueReporting.report(invalid.diagnostic, severity: .failure)
+      self.maximumCount = 1
+    } else {
+      self.maximumCount = maximumCount
+    }
     self.context = context
     if let continuous = clock as? ContinuousClock {
       // The usual clock, read without a generic call: two reads a request.

@@ -4,14 +4,9 @@ extension FeaturesGraph {
   /// parallelogram, an undefined feature a red hexagon; problem edges are dotted and red.
   public func mermaid() -> String {
     var lines = ["flowchart LR"]
-    func emit(_ scope: Scope, indent: String) {
-      lines.append("\(indent)subgraph \(scope.id)[\"\(escaped(scope.path.joined(separator: " › ")))\"]")
-      for node in nodes where node.scope == scope.id { lines.append(indent + "  " + mermaidNode(node)) }
-      for child in scopes where child.parent == scope.id { emit(child, indent: indent + "  ") }
-      lines.append("\(indent)end")
-    }
-    for root in scopes where root.parent == nil { emit(root, indent: "  ") }
-    for node in nodes where node.scope == nil { lines.append("  " + mermaidNode(node)) }
+    lines += clusters(
+      opening: { scope in ["subgraph \(scope.id)[\"\(escaped(scope.path.joined(separator: " › ")))\"]"] },
+      node: mermaidNode, closing: "end")
     for edge in edges {
       let label = escaped(edge.problem.map { "\($0): \(edge.location)" } ?? "\(edge.location)")
       lines.append("  \(edge.from) \(edge.problem == nil ? "-->" : "-.->")|\"\(label)\"| \(edge.to)")
@@ -40,15 +35,11 @@ extension FeaturesGraph {
   /// The graph in Graphviz DOT: scopes are nested clusters, problem edges dashed and red.
   public func dot() -> String {
     var lines = ["digraph Features {", "  rankdir=LR;", "  node [fontname=\"Helvetica\"];"]
-    func emit(_ scope: Scope, indent: String) {
-      lines.append("\(indent)subgraph cluster_\(scope.id) {")
-      lines.append("\(indent)  label=\(quoted(scope.path.joined(separator: " › ")));")
-      for node in nodes where node.scope == scope.id { lines.append(indent + "  " + dotNode(node)) }
-      for child in scopes where child.parent == scope.id { emit(child, indent: indent + "  ") }
-      lines.append("\(indent)}")
-    }
-    for root in scopes where root.parent == nil { emit(root, indent: "  ") }
-    for node in nodes where node.scope == nil { lines.append("  " + dotNode(node)) }
+    lines += clusters(
+      opening: { scope in
+        ["subgraph cluster_\(scope.id) {", "  label=\(quoted(scope.path.joined(separator: " › ")));"]
+      },
+      node: dotNode, closing: "}")
     for edge in edges {
       let label = quoted(edge.problem.map { "\($0)\n\(edge.location)" } ?? "\(edge.location)")
       let style = edge.problem == nil ? "" : ", color=red, fontcolor=red, style=dashed"
@@ -112,6 +103,29 @@ extension FeaturesGraph {
       ),
     ])
     return value.text(pretty: pretty)
+  }
+
+  /// The scopes as nested clusters, then the nodes outside every scope, one line each, indented
+  /// for the body of a Mermaid flowchart or a DOT graph: the walk both renderers share.
+  ///
+  /// Each cluster is its `opening` lines, its nodes and its child clusters two spaces deeper, then
+  /// `closing`; clusters and nodes keep the graph's order.
+  ///
+  /// - Parameters:
+  ///   - opening: The lines that open a scope's cluster, relative to the cluster's indent.
+  ///   - node: A node's line.
+  ///   - closing: The line that closes a cluster.
+  private func clusters(opening: (Scope) -> [String], node: (Node) -> String, closing: String) -> [String] {
+    var lines: [String] = []
+    func emit(_ scope: Scope, indent: String) {
+      lines += opening(scope).map { indent + $0 }
+      for member in nodes where member.scope == scope.id { lines.append(indent + "  " + node(member)) }
+      for child in scopes where child.parent == scope.id { emit(child, indent: indent + "  ") }
+      lines.append(indent + closing)
+    }
+    for root in scopes where root.parent == nil { emit(root, indent: "  ") }
+    for member in nodes where member.scope == nil { lines.append("  " + node(member)) }
+    return lines
   }
 
   /// `Greeter`, then `cacheable · Greeter.live()` on the next line; `undefined` for a missing one.

@@ -53,18 +53,17 @@ struct ValidationWalk {
 
   /// Runs the loader of `binding` once in `branch`, turning what goes wrong into problems and notes.
   private mutating func checkLoader(of binding: Binding, in branch: Branch) async {
-    let reported = Lock<[String]>.make([])
+    // The placeholder members the loader called: it went on as each placeholder says.
+    let called = Lock<[String]>.make([])
     let outcome: Result<Bool, any Error>
     do {
-      let ran = try await IssueReporting.$capture.withValue(
-        IssueReporting.Capture { report in
-          // A placeholder member the loader called: it behaved as the placeholder says.
-          if report.diagnostic.kind == "FeatureUnimplemented" {
-            reported.withLock { $0.append(report.diagnostic.message.replacing("Unimplemented: ", with: "")) }
-          }
-        }
+      let ran = try await FeatureUnimplemented.$calls.withValue(
+        IssueReporting.Capture { call in called.withLock { $0.append(call.member) } }
       ) {
-        try await recorder.checking(binding) { try await branch.runLoaderOnce(of: binding, at: binding.site) }
+        // What the loader reports is validation's to note, never a test failure or a warning.
+        try await IssueReporting.$capture.withValue(IssueReporting.Capture { _ in }) {
+          try await recorder.checking(binding) { try await branch.runLoaderOnce(of: binding, at: binding.site) }
+        }
       }
       outcome = .success(ran)
     } catch {
@@ -83,7 +82,7 @@ struct ValidationWalk {
         "not run: its context is a value of type \(contextTypeName(registration.feature)), which validation cannot invent"
       )
     case .success(true):
-      for member in reported.withLock({ $0 }) { note("checked with the placeholder behaviour of \(member)") }
+      for member in called.withLock({ $0 }) { note("checked with the placeholder behaviour of \(member)") }
     case .failure(let error):
       let cause = (error as? FeatureLoadingFailed)?.cause ?? error
       if let unimplemented = cause as? FeatureUnimplemented {

@@ -1,3 +1,4 @@
+import ArborHummingbirdTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -11,7 +12,7 @@ import TodoApp
 
   /// The server as `todo-server` builds it, with its todos in memory and its log in `entries`.
   func application(entries: RecordingLogHandler.Entries) -> some ApplicationProtocol {
-    todoApplication(TodoConfiguration(databasePath: nil), logger: entries.logger())
+    todoApplication(TodoConfiguration(databasePath: nil), logger: entries.logger(label: "todo-server", level: .debug))
   }
 
   func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {

@@ -1,5 +1,6 @@
 import Arbor
 import ArborHummingbird
+import ArborHummingbirdTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -35,7 +36,7 @@ import Testing
     #expect(errors.count == 1)
     #expect(
       entry.message
-        == "FeatureUndefined: no implementation of Unregistered (ArborHummingbirdTests/DiagnosticErrorMappingTests.swift:16)"
+        == "FeatureUndefined: no implementation of Unregistered (ArborHummingbirdTests/DiagnosticErrorMappingTests.swift:17)"
     )
     #expect(entry.metadata["arbor.diagnostic.kind"] == "FeatureUndefined")
     #expect(entry.metadata["http.response.status_code"] == "500")

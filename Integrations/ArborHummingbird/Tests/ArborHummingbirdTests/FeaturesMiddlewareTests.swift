@@ -1,5 +1,6 @@
 import Arbor
 import ArborHummingbird
+import ArborHummingbirdTesting
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -126,7 +127,7 @@ import Testing
     #expect(
       String(reflecting: error) == """
         RequestFeaturesUnavailable: no request branch in BasicFeaturesRequestContext
-        ├─ requested at: ArborHummingbirdTests/FeaturesMiddlewareTests.swift:114
+        ├─ requested at: ArborHummingbirdTests/FeaturesMiddlewareTests.swift:115
         ├─ endpoint: /bare
         └─ fix: add FeaturesMiddleware to the router (router.add(middleware: FeaturesMiddleware(...)))
                 or to the route's group, before the route is added

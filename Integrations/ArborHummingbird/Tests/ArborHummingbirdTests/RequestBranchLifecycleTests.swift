@@ -1,5 +1,6 @@
 import Arbor
 import ArborHummingbird
+import ArborHummingbirdTesting
 import Hummingbird
 import HummingbirdTesting
 import Logging
