@@ -95,7 +95,7 @@ package struct FeatureTable: Sendable {
   }
 
   /// The table as resolution reads it: the keys, probed in place, beside their entries; two
-  /// pointers and a shift, no reference.
+  /// pointers and a one-byte shift, no reference.
   ///
   /// Valid while the table's storage lives, which its scope definition guarantees for every branch
   /// of the scope.
@@ -106,13 +106,19 @@ package struct FeatureTable: Sendable {
     @usableFromInline let keys: UnsafePointer<UInt>
     /// The entry of each bucket whose key is not 0; the others are never read.
     @usableFromInline let entries: UnsafePointer<Entry>
+    /// ``shift``, in one byte: a branch keeps its scope's lookup, and lays its own small fields out
+    /// in the rest of the lookup's last word (see ``Branch``). Reading it costs what reading a
+    /// word did: resolution used only its low byte.
+    @usableFromInline let shiftByte: UInt8
+
     /// `UInt.bitWidth - capacityBits`: the hash keeps the product's top bits, the well-mixed ones.
-    @usableFromInline let shift: UInt
+    @inlinable @inline(__always)
+    var shift: UInt { UInt(shiftByte) }
 
     init(keys: UnsafePointer<UInt>, entries: UnsafePointer<Entry>, shift: UInt) {
       self.keys = keys
       self.entries = entries
-      self.shift = shift
+      shiftByte = UInt8(shift)
     }
 
     /// The bucket where probing for `key` starts, in a table of `UInt.bitWidth - shift` bits.

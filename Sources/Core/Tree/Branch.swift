@@ -14,8 +14,8 @@ import Synchronization
 @usableFromInline
 package final class Branch: @unchecked Sendable {
   // Sendable: every stored property is immutable except the units' state words (atomics), what
-  // `state` guards (a Lock), and the path, lock and overflow blocks, each published once by an
-  // atomic compare-and-exchange. An instance is written before its state word is set with release
+  // `state` guards (a Lock), and the path, lock and overflow blocks (whose word is in the anchor),
+  // each published once by an atomic compare-and-exchange. An instance is written before its state word is set with release
   // ordering and never written again; instances are destroyed in deinit, when no reader remains.
   // `detour` is atomic. The sibling links and `isLinked` are written only under the parent anchor's
   // children lock (acquiring and releasing atomics); `hasRecordedTeardowns` under `state`, and read
@@ -42,8 +42,22 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline let overridesObject: (any AnyObject & Sendable)?
   /// `parent` without a reference count, for walking up while resolving; this branch holds it.
   @usableFromInline let parentReference: Unmanaged<Branch>?
+  // The object takes 152 bytes, a 160-byte malloc chunk (`BranchFootprintTests`); a word more
+  // costs a size class, 16 bytes a branch. The small fields fill the rest of the table's last
+  // word (its shift is one byte) and one word after `propertiesWord`; the fields the inlined
+  // reads use (`table`, `storage`, `detour`) keep the offsets they had, so the inlined
+  // instructions keep their lengths.
   /// The scope's feature table; `definition` keeps its buckets alive.
   @usableFromInline let table: FeatureTable.Lookup
+  /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
+  /// from a path alone (a test container's copy), whose contexts only `path` holds.
+  @usableFromInline let hasTypedContext: Bool
+  /// Whether this branch holds its parent: not when it was made through a loader's features.
+  let holdsParent: Bool
+  /// Whether this branch is in its parent's list of children; guarded as the sibling links are.
+  var isLinked = false
+  /// How many units `storage` has room for, in give-out order.
+  private let storedUnitCount: Int32
   /// What this branch caches: a word with the bytes of its units (a unit at a larger offset is in
   /// an overflow block), the units given out before it was made (see ``UnitLayout``), then its
   /// context.
@@ -51,8 +65,9 @@ package final class Branch: @unchecked Sendable {
   /// The bytes this branch keeps for cached instances in its own storage: what a branch costs for
   /// its scope's cacheables. A test hook.
   package var unitByteCount: Int { unitBytes - UnitLayout.headerByteCount }
-  /// The newest ``OverflowBlock``, retained; 0 before one is needed.
-  private let overflow = Atomic<UInt>(0)
+  /// The newest ``OverflowBlock``, retained; 0 before one is needed. In the anchor
+  /// (``BranchAnchor/overflow``), owned by this branch: its deinit frees the blocks.
+  private var overflow: UnsafeMutablePointer<Atomic<UInt>> { anchor._withUnsafeGuaranteedRef { $0.overflow } }
   /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
   @usableFromInline let scopeKey: UInt
   /// The features this branch's loaders receive, made with the branch: loads hand them out
@@ -65,13 +80,8 @@ package final class Branch: @unchecked Sendable {
   /// The branch's ``BranchProperties``, retained, once a property was read, set or observed
   /// through it; 0 before. A plain word, not a lazy reference: reads load it without retaining.
   @usableFromInline let propertiesWord = Atomic<UInt>(0)
-  // The small fields last, side by side, so that they share one word.
-  /// How many units `storage` has room for, in give-out order.
-  private let storedUnitCount: Int32
+  /// Where the context starts in `storage`: after the units, aligned for it.
   @usableFromInline let contextOffset: Int32
-  /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
-  /// from a path alone (a test container's copy), whose contexts only `path` holds.
-  @usableFromInline let hasTypedContext: Bool
   /// What sends every request off the inlined path: ``overriddenBit`` (a test container's
   /// overrides are consulted before the table) and ``closedBit`` (see ``isClosed``).
   ///
@@ -79,10 +89,6 @@ package final class Branch: @unchecked Sendable {
   /// branch is still open costs a cached read nothing: closing sets the bit, and the read goes the
   /// slow way, which throws ``FeaturesClosed``.
   @usableFromInline let detour: Atomic<UInt8>
-  /// Whether this branch holds its parent: not when it was made through a loader's features.
-  let holdsParent: Bool
-  /// Whether this branch is in its parent's list of children; guarded as the sibling links are.
-  var isLinked = false
   /// Whether an instance with a teardown was ever recorded here (set under `state`): deinit then
   /// looks for the teardowns that never ran, and no other branch pays for the look.
   var hasRecordedTeardowns = false
@@ -270,7 +276,7 @@ package final class Branch: @unchecked Sendable {
     // No load can be in progress: a load keeps its branch alive.
     let layout = definition.layout
     Self.destroyUnits(layout, from: 0, count: unitCount, at: storage)
-    let newest = overflow.load(ordering: .acquiring)
+    let newest = overflow.pointee.load(ordering: .acquiring)
     if newest != 0 {
       let blocks = Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!)
       var block: OverflowBlock? = blocks.takeUnretainedValue()
@@ -441,7 +447,7 @@ package final class Branch: @unchecked Sendable {
 
   /// The newest overflow block, if one was made.
   var overflowHead: OverflowBlock? {
-    let newest = overflow.load(ordering: .acquiring)
+    let newest = overflow.pointee.load(ordering: .acquiring)
     return newest == 0
       ? nil : Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!).takeUnretainedValue()
   }
@@ -457,7 +463,7 @@ package final class Branch: @unchecked Sendable {
   /// The unit at `offset`, beyond this branch's storage, in an overflow block.
   func overflowUnit(at offset: Int, giveOut: Bool) -> UnsafeMutableRawPointer? {
     while true {
-      let newest = overflow.load(ordering: .acquiring)
+      let newest = overflow.pointee.load(ordering: .acquiring)
       let head = newest == 0 ? nil : Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!)
       var block = head
       while let current = block {
@@ -469,7 +475,7 @@ package final class Branch: @unchecked Sendable {
       let first = head?._withUnsafeGuaranteedRef { $0.firstUnit + $0.unitCount } ?? unitCount
       let made = Unmanaged.passRetained(
         OverflowBlock(definition.layout, from: first, next: head?.takeUnretainedValue()))
-      let (published, _) = overflow.compareExchange(
+      let (published, _) = overflow.pointee.compareExchange(
         expected: newest, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
       if published {
         head?.release()  // the new block keeps it

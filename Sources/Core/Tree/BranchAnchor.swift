@@ -35,9 +35,10 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
     @usableFromInline var reference: Unmanaged<Branch>?
   }
 
-  /// The tail's unit. The holder count takes the first, the lock of the branch's children the
-  /// second, the newest child the third; the storage starts right after them, 48 bytes into the
-  /// object, so it is aligned to 16 bytes, the most any Swift type needs.
+  /// The tail's unit. The holder count takes the first, the newest child (with the lock of the
+  /// branch's children in its low bit) the second, the branch's overflow word the third; the
+  /// storage starts right after them, 48 bytes into the object, so it is aligned to 16 bytes, the
+  /// most any Swift type needs.
   @usableFromInline typealias Word = UInt64
 
   /// The words of the tail before the storage.
@@ -49,8 +50,8 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
     let words = headerWords + (storageByteCount + MemoryLayout<Word>.stride - 1) / MemoryLayout<Word>.stride
     let anchor = unsafeDowncast(create(minimumCapacity: words) { _ in Header() }, to: BranchAnchor.self)
     anchor.holders.initialize(to: Atomic(0))
-    anchor.childrenLock.initialize(to: Atomic(0))
-    anchor.newestChildWord.initialize(to: Atomic(0))
+    anchor.childrenWord.initialize(to: Atomic(0))
+    anchor.overflow.initialize(to: Atomic(0))
     return Features(anchor: anchor)
   }
 
@@ -64,44 +65,68 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
     withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + Self.headerWords) }
   }
 
-  /// 1 while someone walks or changes the list of the branch's children (``newestChild``, and the
-  /// children's sibling links), else 0. The tail's second word.
+  /// The branch's newest child (``newestChild``), its low bit set while the lock of the branch's
+  /// children is taken (see ``withChildren(_:)``). The tail's second word.
   ///
   /// In the anchor rather than the branch: a child that does not hold its parent keeps the
   /// parent's anchor (its ``Branch/tether``), so it can leave the list even after the parent went.
-  private var childrenLock: UnsafeMutablePointer<Atomic<UInt>> {
+  /// One word for both: a branch is aligned to 16 bytes, so its address leaves the low bit free.
+  private var childrenWord: UnsafeMutablePointer<Atomic<UInt>> {
     withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + 1).assumingMemoryBound(to: Atomic<UInt>.self) }
   }
 
-  /// Atomic only so that ``hasChildren`` may be read without the lock; written under it.
-  private var newestChildWord: UnsafeMutablePointer<Atomic<UInt>> {
+  /// The bit of ``childrenWord`` that is set while someone walks or changes the list of children.
+  private static var childrenLockBit: UInt { 1 }
+
+  /// The branch's newest ``OverflowBlock``, retained; 0 before one is needed. The tail's third word.
+  ///
+  /// Only the branch reads and writes it (``Branch/overflowUnit(at:giveOut:)``), and frees the
+  /// blocks in its deinit. Here rather than in the branch, whose object a word more puts in a
+  /// larger malloc size class; the tail had the room, since the children's lock is a bit of
+  /// ``childrenWord``, and the storage still starts 48 bytes in.
+  var overflow: UnsafeMutablePointer<Atomic<UInt>> {
     withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + 2).assumingMemoryBound(to: Atomic<UInt>.self) }
   }
 
   /// The newest child branch still alive, each linking to the next older one: read and written
-  /// only under ``withChildren(_:)``.
+  /// only under ``withChildren(_:)``, which holds the lock bit set meanwhile.
   var newestChild: Unmanaged<Branch>? {
     get {
-      UnsafeRawPointer(bitPattern: newestChildWord.pointee.load(ordering: .relaxed)).map { Unmanaged.fromOpaque($0) }
+      let word = childrenWord.pointee.load(ordering: .relaxed) & ~Self.childrenLockBit
+      return UnsafeRawPointer(bitPattern: word).map { Unmanaged.fromOpaque($0) }
     }
-    set { newestChildWord.pointee.store(newValue.map { UInt(bitPattern: $0.toOpaque()) } ?? 0, ordering: .relaxed) }
+    set {
+      let word = newValue.map { UInt(bitPattern: $0.toOpaque()) } ?? 0
+      assert(word & Self.childrenLockBit == 0, "a branch's address uses the lock bit")
+      childrenWord.pointee.store(word | Self.childrenLockBit, ordering: .relaxed)
+    }
   }
 
   /// Whether the branch has a child, read without the lock: for a branch that is going, whose
   /// list only a leaving child may still change (emptying it, never filling it).
-  var hasChildren: Bool { newestChildWord.pointee.load(ordering: .relaxed) != 0 }
+  var hasChildren: Bool { childrenWord.pointee.load(ordering: .relaxed) & ~Self.childrenLockBit != 0 }
+
+  /// Whether someone holds the lock of the branch's children: for the invariant checker, which
+  /// expects it free once the tree is quiescent.
+  var isChildrenLocked: Bool { childrenWord.pointee.load(ordering: .acquiring) & Self.childrenLockBit != 0 }
 
   /// Runs `body` with the list of the branch's children to itself.
   ///
-  /// A spin lock on one word, not a pthread mutex: every branch takes its parent's twice (made and
-  /// freed) for a few pointer writes, which a mutex behind a generic lazy reference made cost ~40 %
-  /// of case d. A contender yields its thread instead of spinning on it. The sanitizer sees the
-  /// acquiring and releasing atomics, so the list's plain accesses are checked against them.
+  /// A spin lock on one bit of ``childrenWord``, not a pthread mutex: every branch takes its
+  /// parent's twice (made and freed) for a few pointer writes, which a mutex behind a generic lazy
+  /// reference made cost ~40 % of case d. A contender yields its thread instead of spinning on it.
+  /// The sanitizer sees the acquiring and releasing atomics, so the list's plain accesses are
+  /// checked against them.
   func withChildren<R>(_ body: () throws -> R) rethrows -> R {
-    while !childrenLock.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+    let word = childrenWord
+    while word.pointee.bitwiseOr(Self.childrenLockBit, ordering: .acquiring).oldValue & Self.childrenLockBit != 0 {
       sched_yield()
     }
-    defer { childrenLock.pointee.store(0, ordering: .releasing) }
+    defer {
+      // Only the holder of the lock changes the word, so the newest child read here is current.
+      let newest = word.pointee.load(ordering: .relaxed) & ~Self.childrenLockBit
+      word.pointee.store(newest, ordering: .releasing)
+    }
     return try body()
   }
 
