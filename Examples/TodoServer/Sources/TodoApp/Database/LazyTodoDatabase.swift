@@ -8,13 +8,17 @@ final class LazyTodoDatabase: Sendable {
   private enum State {
     case unopened
     case opening(Task<TodoDatabase, any Error>)
-    /// Opened: a query reads it under the lock, with no task to await.
     case open(TodoDatabase)
     case closed
   }
 
   private let open: @Sendable () async throws -> TodoDatabase
   private let state = Mutex(State.unopened)
+  /// The database once opened, and until closed: what every query reads, without the lock (all of
+  /// a server's requests would otherwise take it, one after the other).
+  private let opened = AtomicLazyReference<TodoDatabase>()
+  /// Set when ``close()`` starts; queries then throw.
+  private let isClosed = Atomic<Bool>(false)
 
   init(open: @escaping @Sendable () async throws -> TodoDatabase) {
     self.open = open
@@ -22,7 +26,11 @@ final class LazyTodoDatabase: Sendable {
 
   /// The database, opened now if it was not; an opening that failed is tried again.
   func database() async throws -> TodoDatabase {
-    let opened: (database: TodoDatabase?, opening: Task<TodoDatabase, any Error>?) = try state.withLock { state in
+    if let database = opened.load() {
+      guard !isClosed.load(ordering: .acquiring) else { throw TodoDatabaseError.closed }
+      return database
+    }
+    let found: (database: TodoDatabase?, opening: Task<TodoDatabase, any Error>?) = try state.withLock { state in
       switch state {
       case .open(let database):
         return (database, nil)
@@ -37,12 +45,15 @@ final class LazyTodoDatabase: Sendable {
       }
     }
     // Either the database, or the task opening it to wait for.
-    if let database = opened.database { return database }
-    guard let task = opened.opening else { throw TodoDatabaseError.closed }
+    if let database = found.database { return database }
+    guard let task = found.opening else { throw TodoDatabaseError.closed }
     do {
       let database = try await task.value
       state.withLock { state in
-        if case .opening(let opened) = state, opened == task { state = .open(database) }
+        if case .opening(let opening) = state, opening == task {
+          state = .open(database)
+          _ = opened.storeIfNil(database)
+        }
       }
       return database
     } catch {
@@ -55,6 +66,7 @@ final class LazyTodoDatabase: Sendable {
 
   /// Closes the database if it was opened; later uses throw.
   func close() async throws {
+    isClosed.store(true, ordering: .releasing)
     let current = state.withLock { state in
       defer { state = .closed }
       return state
