@@ -38,6 +38,17 @@ import Testing
     #expect(features.tornDown.map(\.description) == ["Store (Store.live(_:)) in Root"])
   }
 
+  @Test func aContainerThatLoadedNothingWithATeardownClosesAtOnceAndRefusesRequests() async throws {
+    let features = TestFeatures()
+    features.use(context: Session(user: "ann"), for: SessionScope.self)
+    features.patch(\Store.name, with: "patched")
+    #expect(try await features.instance(of: Store.self).name == "patched")
+    try await features.close()
+    #expect(features.tornDown.isEmpty)
+    await #expect(throws: FeaturesClosed.self) { try await features.instance(of: Store.self) }
+    try await features.close()  // a second close sees the first one's outcome
+  }
+
   @Test func anImplementationTypeUnderTestIsTornDownWithItsTeardown() async throws {
     let features = TestFeatures()
     _ = try features.load(LiveStore.self)

@@ -45,6 +45,13 @@ import Testing
       try await session.close()
       return executor.jobs.load(ordering: .relaxed) - before
     }
+
+    /// Closes `branch`; returns the jobs the actor's executor ran meanwhile.
+    func close(_ branch: Features) async throws -> Int {
+      let before = executor.jobs.load(ordering: .relaxed)
+      try await branch.close()
+      return executor.jobs.load(ordering: .relaxed) - before
+    }
   }
 
   static func tree(_ log: Collected<String>, observer: (any FeaturesObserver)? = nil) -> Features {
@@ -95,6 +102,23 @@ import Testing
     try await parent.close()
     #expect(log.all == ["up cache", "down cache", "up cache", "down cache"])
     #expect(throws: FeaturesClosed.self) { try child.context(for: TaskScope.self) }
+    try await root.close()
+  }
+
+  @Test func aBranchThatCachedContextsOfAMultitonWithoutTeardownClosesQuietlyAndRefusesThem() async throws {
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(.cacheable { (id: Int, _) in Connection(id: id) })
+      }
+    }
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let cached = try synchronously { try session.instance(of: Connection.self, context: 1).id }
+    let awaited = try await session.instance(of: Connection.self, context: 2).id
+    #expect([cached, awaited] == [1, 2])
+    let requests = Requests()
+    #expect(try await requests.close(session) == 0)  // nothing to tear down: no suspension
+    #expect(throws: FeaturesClosed.self) { try synchronously { try session.instance(of: Connection.self, context: 1) } }
+    await #expect(throws: FeaturesClosed.self) { try await session.instance(of: Connection.self, context: 3) }
     try await root.close()
   }
 
