@@ -30,7 +30,18 @@ extension Features {
     if let branch = retainedBranch, let instance = Branch.peek(feature, in: branch) {
       return instance
     }
-    return try await resolveAsync(feature, context: context, at: SourceLocation(fileID: file, line: line))
+    let location = SourceLocation(fileID: file, line: line)
+    // A synchronous loader runs here, as the synchronous request runs it: no async call, whose
+    // frames would hold the generic values of the feature and its context in task memory.
+    if let instance = try resolveUnlessAsync(feature, context: context, at: location) { return instance }
+    return try await resolveAsync(feature, context: context, at: location)
+  }
+
+  /// Resolves through the branch of these features without suspending; `nil` when the feature's
+  /// loader is asynchronous.
+  @inlinable @inline(never)
+  func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
+    try withBranch(at: location) { try $0.resolveUnlessAsync(feature, context: context, at: location) }
   }
 
   /// Resolves through the branch of these features, running async loaders.

@@ -3,6 +3,9 @@ extension Features {
   /// ``current(file:line:)``.
   @TaskLocal static var currentInTask: Features?
 
+  /// ``currentInTask``'s task-local, for the inlinable ``withCurrent(isolation:_:)``.
+  @usableFromInline static var currentInTaskLocal: TaskLocal<Features?> { $currentInTask }
+
   /// Runs `body` with these features as the current features of the task.
   ///
   /// Code anywhere below `body`, including child tasks (`async let`, task groups, `Task { }`),
@@ -37,11 +40,13 @@ extension Features {
   ///   - body: The code to run.
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
+  @inlinable
   public func withCurrent<R>(
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
   ) async rethrows -> R {
+    // Inlinable, as `withBranch` is: `R` known to the caller is not kept in task memory.
     Self.willSetCurrentInTask()
-    return try await Self.$currentInTask.withValue(self, operation: body, isolation: isolation)
+    return try await Self.currentInTaskLocal.withValue(self, operation: body, isolation: isolation)
   }
 
   /// The current features of the task: those of the innermost enclosing

@@ -60,25 +60,34 @@ extension Features {
   /// - Throws: What `body` threw; otherwise ``TeardownFailed`` when a teardown threw; the errors of
   ///   ``branch(_:context:file:line:)``. When `body` and the close both fail, `body`'s error is
   ///   thrown and the teardown failure is reported through ``IssueReporting``.
+  @inlinable
   public func withBranch<Scope: FeaturesScope, Result>(
     _ scope: Scope.Type, context: Scope.Context, file: StaticString = #fileID, line: UInt = #line,
     isolation: isolated (any Actor)? = #isolation, _ body: nonisolated(nonsending) (Features) async throws -> Result
   ) async throws -> Result {
+    // Inlinable, so that the caller's `Result` is known here: an async function keeps a value of
+    // a generic type in task memory, one allocation per call.
     let branch = try branch(scope, context: context, file: file, line: line)
-    let outcome: Swift.Result<Result, any Error>
+    let result: Result
     do {
-      outcome = .success(try await body(branch))
+      result = try await body(branch)
     } catch {
-      outcome = .failure(error)
+      await branch.close(after: error, file: file, line: line, isolation: isolation)
+      throw error
     }
+    try await branch.close(file: file, line: line, isolation: isolation)
+    return result
+  }
+
+  /// Closes these features after a body that threw `error`: the body's error is what the caller
+  /// sees, so a teardown that fails is reported through ``IssueReporting``.
+  @usableFromInline
+  func close(after error: any Error, file: StaticString, line: UInt, isolation: isolated (any Actor)?) async {
     do {
-      try await branch.close(file: file, line: line, isolation: isolation)
+      try await close(file: file, line: line, isolation: isolation)
     } catch {
-      guard case .failure(let bodyError) = outcome else { throw error }
       IssueReporting.report(Diagnostic(describing: error), severity: .failure)
-      throw bodyError
     }
-    return try outcome.get()
   }
 
   /// Makes a branch of a scope whose branches carry no context, runs `body` with it, and closes it

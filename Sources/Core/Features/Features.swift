@@ -149,6 +149,7 @@ public struct Features: @unchecked Sendable {
   static let currentInTaskWasSet = Atomic<Bool>(false)
 
   /// Call before setting current features (`$currentInTask.withValue`): loads check them from then on.
+  @usableFromInline
   static func willSetCurrentInTask() {
     currentInTaskWasSet.store(true, ordering: .relaxed)
   }

@@ -107,37 +107,26 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   /// - Throws: What making the branch threw (its context's error, or the errors of
   ///   ``Features/branch(_:context:file:line:)``), ``KeyedBranchesClosed`` once the set is closed,
   ///   and what `body` threw.
+  @inlinable
   public func withBranch<Result>(
     for key: Key, file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation,
     _ body: nonisolated(nonsending) (Features) async throws -> Result
   ) async throws -> Result {
+    // Inlinable, so that the caller's `Result` is known here: an async function keeps a value of
+    // a generic type in task memory, one allocation per call.
     let location = SourceLocation(fileID: file, line: line)
-    let hashable = BranchKey(key)
-    let (lease, evicted) = try lease(key, hashable, at: location)
+    var lease = try lease(key, at: location)
     // Only a request that evicted or found the branch being made awaits before its body.
-    if !evicted.isEmpty { await close(evicted, at: location) }
-    let branch: Features
-    switch lease {
-    case .open(let open, _):
-      branch = open
-    case .opening(let task, let generation):
-      do {
-        branch = try await task.value
-      } catch {
-        _ = state.withLock { $0.release(hashable, generation: generation, now: now()) }
-        throw error
-      }
-    }
-    let outcome: Swift.Result<Result, any Error>
+    if !lease.isReady { try await prepare(&lease, at: location) }
+    let result: Result
     do {
-      outcome = .success(try await body(branch))
+      result = try await body(lease.branch.unsafelyUnwrapped)
     } catch {
-      outcome = .failure(error)
+      if let retired = release(lease) { await close([retired], at: location) }
+      throw error
     }
-    if let retired = state.withLock({ $0.release(hashable, generation: lease.generation, now: now()) }) {
-      await close([retired], at: location)
-    }
-    return try outcome.get()
+    if let retired = release(lease) { await close([retired], at: location) }
+    return result
   }
 
   /// `key`'s branch, made first if the key has none.
@@ -237,9 +226,11 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   }
 
   /// A lease on `key`'s branch, and the branches evicted to make room or for being idle, to close.
-  private func lease(
-    _ key: Key, _ hashable: BranchKey, at location: SourceLocation
-  ) throws -> (KeyedBranchesState.Lease, [Features]) {
+  /// Leases the branch of `key`, starting to make it if there is none, and evicting what the set's
+  /// limits say must go.
+  @usableFromInline
+  func lease(_ key: Key, at location: SourceLocation) throws -> KeyedBranchesLease {
+    let hashable = BranchKey(key)
     let now = now()
     return try state.withLock { state in
       if let closedAt = state.closedAt {
@@ -247,12 +238,35 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
       }
       let evicted = state.evictDue(adding: hashable, idleTime: idleTime, maximumCount: maximumCount, now: now)
       let lease = state.lease(hashable, now: now) { generation in open(key, generation: generation, at: location) }
-      return (lease, evicted)
+      return KeyedBranchesLease(lease, key: hashable, evicted: evicted)
     }
   }
 
-  /// Starts making `key`'s branch, in a task of its own, so that a requester's cancellation never
-  /// fails the others waiting for it.
+  /// Closes the branches `lease`'s request evicted, and waits for its branch to be made; gives the
+  /// lease back if that fails.
+  @usableFromInline
+  func prepare(_ lease: inout KeyedBranchesLease, at location: SourceLocation) async throws {
+    if !lease.evicted.isEmpty {
+      await close(lease.evicted, at: location)
+      lease.evicted = []
+    }
+    guard let opening = lease.opening else { return }
+    do {
+      lease.branch = try await opening.value
+    } catch {
+      _ = release(lease)
+      throw error
+    }
+  }
+
+  /// Gives `lease` back; the branch to close when it was the last lease of a branch evicted while
+  /// in use.
+  @usableFromInline
+  func release(_ lease: KeyedBranchesLease) -> Features? {
+    let now = now()
+    return state.withLock { $0.release(lease.key, generation: lease.generation, now: now) }
+  }
+
   private func open(_ key: Key, generation: UInt64, at location: SourceLocation) -> Task<Features, any Error> {
     Task {
       do {
@@ -273,7 +287,8 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   }
 
   /// Closes evicted branches, reporting what fails: no caller waits for them.
-  private func close(_ branches: [Features], at location: SourceLocation) async {
+  @usableFromInline
+  func close(_ branches: [Features], at location: SourceLocation) async {
     for branch in branches {
       do {
         try await branch.close(file: location.fileID, line: location.line)

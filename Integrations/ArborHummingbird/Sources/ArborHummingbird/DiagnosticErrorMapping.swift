@@ -54,6 +54,7 @@ public struct DiagnosticErrorMapping: Sendable {
   ///   - error: The error to map.
   ///   - logger: The request's logger.
   /// - Returns: An `HTTPError` with the mapped status and no body: the diagnostic stays in the log.
+  @usableFromInline
   func map(_ error: any DiagnosticError, logger: Logger) -> HTTPError {
     let status = status(error)
     logger.log(

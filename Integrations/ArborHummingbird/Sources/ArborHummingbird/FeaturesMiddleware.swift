@@ -34,13 +34,15 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   public typealias Output = Response
 
   /// Runs the request with the branch its request branch is made from.
-  private let withParent: @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
+  @usableFromInline let withParent:
+    @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
   /// The context of a request's branch.
-  private let makeContext: @Sendable (Request, Context) async throws -> Scope.Context
+  @usableFromInline let makeContext: @Sendable (Request, Context) async throws -> Scope.Context
   /// How Arbor errors become responses and log entries.
-  private let errors: DiagnosticErrorMapping
+  @usableFromInline let errors: DiagnosticErrorMapping
 
-  private init(
+  @usableFromInline
+  init(
     errors: DiagnosticErrorMapping,
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context,
     withParent: @escaping @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
@@ -66,6 +68,7 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - errors: How Arbor errors become responses and log entries.
   ///   - context: The context of the request's branch, built from the request and Hummingbird's
   ///     context (its request id, its logger).
+  @inlinable
   public init(
     root: Features, scope: Scope.Type,
     parent: (@Sendable (Request, Context) async throws -> Features?)? = nil,
@@ -104,6 +107,7 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///     `HTTPError` to refuse the request (401 without a credential).
   ///   - errors: How Arbor errors become responses and log entries.
   ///   - context: The context of the request's branch.
+  @inlinable
   public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
     sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type,
     key: @escaping @Sendable (Request, Context) async throws -> Key?,
@@ -127,6 +131,7 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - scope: The scope of request branches.
   ///   - parent: The branch to make the request's branch from, or `nil` for `root`.
   ///   - errors: How Arbor errors become responses and log entries.
+  @inlinable
   public init(
     root: Features, scope: Scope.Type,
     parent: (@Sendable (Request, Context) async throws -> Features?)? = nil,
@@ -144,6 +149,7 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - next: The rest of the chain.
   /// - Returns: The response.
   /// - Throws: An `HTTPError` for an Arbor error; any other error of the chain as it is.
+  @inlinable
   public func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {

@@ -25,6 +25,7 @@ public struct RequestFeatures: Sendable {
   }
 
   /// A slot holding a request's branch.
+  @usableFromInline
   init(_ branch: Features) {
     self.branch = branch
   }

@@ -1,4 +1,13 @@
 extension Branch {
+  /// Resolves `feature` as the synchronous request does when its loader is synchronous (or it is
+  /// undefined, or in conflict: the synchronous request throws what it should); `nil` when its
+  /// loader is asynchronous, for ``resolveAsync(_:context:at:)`` to run. Inlined, as `resolve` is.
+  @inlinable @inline(__always)
+  func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
+    if let entry = table.entry(for: FeatureTable.key(feature)), case .serves = entry.kind, entry.isAsync { return nil }
+    return try resolve(feature, context: context, at: location)
+  }
+
   /// The async resolution primitive: async loaders run here, anything else as `resolve` does.
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
     if isClosed { throw closed(.resolving(feature), at: location) }

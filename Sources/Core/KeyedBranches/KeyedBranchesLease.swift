@@ -1,0 +1,33 @@
+/// One use of a keyed branch: what ``KeyedBranches/withBranch(for:file:line:isolation:_:)`` holds
+/// while its body runs, and gives back when the body ends.
+///
+/// Taken without suspending; a lease that is not ``isReady`` must first close the branches its
+/// request evicted, or wait for its branch to be made.
+@usableFromInline
+struct KeyedBranchesLease: Sendable {
+  /// The branch, once it is made.
+  @usableFromInline var branch: Features?
+  /// The key, as the set keeps it.
+  let key: BranchKey
+  /// Which branch of that key this lease uses: a key's branch closed and made again is another.
+  let generation: UInt64
+  /// The task making the branch, when this request found it being made or started it.
+  var opening: Task<Features, any Error>?
+  /// Branches this request evicted, to be closed before its body runs.
+  @usableFromInline var evicted: [Features]
+
+  init(_ lease: KeyedBranchesState.Lease, key: BranchKey, evicted: [Features]) {
+    self.key = key
+    self.evicted = evicted
+    generation = lease.generation
+    switch lease {
+    case .open(let branch, _):
+      self.branch = branch
+    case .opening(let task, _):
+      opening = task
+    }
+  }
+
+  /// Whether the body can run now, with nothing to close or wait for.
+  @inlinable var isReady: Bool { branch != nil && evicted.isEmpty }
+}
