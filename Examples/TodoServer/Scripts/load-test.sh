@@ -1,30 +1,32 @@
 #!/usr/bin/env bash
 # Load test: todo-server (Arbor) against todo-server-hand-wired (the same server wired by hand),
-# both release builds, under wrk, on 127.0.0.1 only. Each round runs both servers back to back, in
-# the order A B in odd rounds and B A in even ones, so that the machine's noise falls on both and
-# neither always goes first; each run is bounded in time, and the whole test in rounds.
+# both release builds, under wrk, on 127.0.0.1 only. Both servers start once and are warmed up; then
+# each round loads one for DURATION seconds and then the other, in the order A B in odd rounds and
+# B A in even ones, so that the machine's noise falls on both and neither always goes first. Short
+# bursts, seconds apart, over one long-lived process each: a round's two figures share the
+# machine's load, and no figure depends on how one process happened to start.
 #
-#   Scripts/load-test.sh                       # 9 rounds of 8 s per server
-#   ROUNDS=3 DURATION=5 Scripts/load-test.sh   # shorter
+#   Scripts/load-test.sh                       # 15 rounds of 4 s per server
+#   ROUNDS=5 DURATION=3 Scripts/load-test.sh   # shorter
 #
-# Each run serves GET /api/todos to one signed-in user with 10 todos (a session lookup, a request
+# Each request is GET /api/todos by one signed-in user with 10 todos (a session lookup, a request
 # branch, two request features, one SQLite query, a JSON body). It prints requests per second and
-# the server's CPU time per request (user + system, from /proc) for every run and each round's
-# ratio, then the medians, the median of the rounds' ratios (the figure to quote: a round's two
-# runs are seconds apart, so they share the machine's load) and their range.
+# the server's CPU time per request (user + system, from /proc; the idle server uses none) for every
+# burst and each round's ratio, then the medians, the median of the rounds' ratios (the figure to
+# quote) and their range.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v swift >/dev/null && [ -x /opt/swift/usr/bin/swift ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
-ROUNDS=${ROUNDS:-9}
-DURATION=${DURATION:-8}
-WARMUP=${WARMUP:-2}
+ROUNDS=${ROUNDS:-15}
+DURATION=${DURATION:-4}
+WARMUP=${WARMUP:-4}
 CONNECTIONS=${CONNECTIONS:-16}
 THREADS=${THREADS:-1}
 PORT=${PORT:-8089}
 HOST=127.0.0.1  # loopback only, whatever the environment says
-[ "$ROUNDS" -ge 1 ] && [ "$ROUNDS" -le 20 ] && [ "$DURATION" -ge 1 ] && [ "$DURATION" -le 60 ] || {
-  echo "load-test: ROUNDS must be 1-20 and DURATION 1-60 seconds" >&2
+[ "$ROUNDS" -ge 1 ] && [ "$ROUNDS" -le 40 ] && [ "$DURATION" -ge 1 ] && [ "$DURATION" -le 60 ] || {
+  echo "load-test: ROUNDS must be 1-40 and DURATION 1-60 seconds" >&2
   exit 2
 }
 
@@ -40,25 +42,24 @@ swift build -c release --product todo-server
 swift build -c release --product todo-server-hand-wired
 bin=$(swift build -c release --show-bin-path)
 
-server_pid=
-stop_server() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=
-  fi
+arbor_pid= hand_pid=
+stop_servers() {
+  for pid in $arbor_pid $hand_pid; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
 }
-trap stop_server EXIT
+trap stop_servers EXIT
 
 # cpu_ticks PID: the process's user + system time, in clock ticks.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-# run BINARY: starts the server, seeds 10 todos, warms up, measures; sets rps and cpu (µs per request).
-# It runs in this shell, not a subshell, so the EXIT trap always stops the server it started.
-run() {
-  local binary=$1 url="http://$HOST:$PORT"
-  HOST=$HOST PORT=$PORT LOG_LEVEL=warning TOKENS="ann-token:ann" "$bin/$binary" >/dev/null 2>&1 &
-  server_pid=$!
+# start BINARY PORT: starts the server, seeds 10 todos and warms it up; sets pid. In this shell, not
+# a subshell, so that the EXIT trap stops every server it started.
+start() {
+  local binary=$1 url="http://$HOST:$2"
+  HOST=$HOST PORT=$2 LOG_LEVEL=warning TOKENS="ann-token:ann" "$bin/$binary" >/dev/null 2>&1 &
+  pid=$!
   for _ in $(seq 1 100); do
     curl -fsS "$url/health" >/dev/null 2>&1 && break
     sleep 0.1
@@ -69,13 +70,17 @@ run() {
       -d "{\"title\":\"todo $i\"}" "$url/api/todos" >/dev/null
   done
   wrk -t "$THREADS" -c "$CONNECTIONS" -d "${WARMUP}s" -H "Authorization: Bearer ann-token" "$url/api/todos" >/dev/null
+}
+
+# burst PID PORT: loads one server for DURATION seconds; sets rps and cpu (µs per request).
+burst() {
   local before after output requests
-  before=$(cpu_ticks "$server_pid")
-  output=$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "${DURATION}s" -H "Authorization: Bearer ann-token" "$url/api/todos")
-  after=$(cpu_ticks "$server_pid")
-  stop_server
+  before=$(cpu_ticks "$1")
+  output=$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "${DURATION}s" -H "Authorization: Bearer ann-token" \
+    "http://$HOST:$2/api/todos")
+  after=$(cpu_ticks "$1")
   if echo "$output" | grep -q "Non-2xx"; then
-    echo "load-test: $binary answered errors:" >&2
+    echo "load-test: the server on port $2 answered errors:" >&2
     echo "$output" >&2
     exit 1
   fi
@@ -84,18 +89,23 @@ run() {
   cpu=$(awk -v t=$((after - before)) -v n="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
 }
 
+start todo-server "$PORT"
+arbor_pid=$pid
+start todo-server-hand-wired "$((PORT + 1))"
+hand_pid=$pid
+
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 arbor_rps=() hand_rps=() arbor_cpu=() hand_cpu=() ratios=()
-echo "== $ROUNDS rounds, ${DURATION}s each, $CONNECTIONS connections, $THREADS wrk thread(s), $HOST:$PORT"
+echo "== $ROUNDS rounds, ${DURATION}s per server, $CONNECTIONS connections, $THREADS wrk thread(s), $HOST:$PORT and :$((PORT + 1))"
 printf '%-6s %-12s %12s %16s\n' round server "requests/s" "CPU µs/request"
 run_arbor() {
-  run todo-server
+  burst "$arbor_pid" "$PORT"
   arbor_rps+=("$rps") arbor_cpu+=("$cpu")
   printf '%-6s %-12s %12s %16s\n' "$round" arbor "$rps" "$cpu"
 }
 run_hand() {
-  run todo-server-hand-wired
+  burst "$hand_pid" "$((PORT + 1))"
   hand_rps+=("$rps") hand_cpu+=("$cpu")
   printf '%-6s %-12s %12s %16s\n' "$round" hand-wired "$rps" "$cpu"
 }

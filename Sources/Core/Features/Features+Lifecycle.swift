@@ -27,13 +27,15 @@ extension Features {
   ///   - isolation: The caller's actor, captured for you: the close starts there.
   /// - Throws: ``TeardownFailed`` when a teardown threw; ``FeaturesReleased`` when these are a
   ///   loader's features and their branch was released.
+  @inlinable
   public func close(
     file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
   ) async throws {
     let location = SourceLocation(fileID: file, line: line)
     let branch = try branch(at: location)
-    let failures = await branch.close(at: location, isolation: isolation)
-    if !failures.isEmpty { throw TeardownFailed(failures, closing: branch.path, at: location) }
+    // Inlined: a close with nothing to do makes no async call.
+    guard let remainder = branch.startClose(at: location) else { return }
+    try await branch.completeClose(remainder, at: location, isolation: isolation)
   }
 
   /// Makes a branch of `scope`, runs `body` with it, and closes it when `body` returns or throws,

@@ -144,28 +144,46 @@ extension Branch {
 
   // MARK: Closing
 
-  /// Closes this branch: its open descendants first, each after its own descendants, then its own
-  /// instances, newest first, once the loads in flight ended. A second close (or a close of a
-  /// branch an ancestor's close reached) waits for the first one's outcome.
+  /// Starts closing this branch: marks it and every open descendant closed. A branch with nothing
+  /// below it, nothing loading and nothing to tear down (a request's branch, most often) is closed
+  /// when this returns, with no plan, no task and no suspension.
   ///
-  /// The caller keeps this branch alive meanwhile.
-  ///
-  /// - Parameter isolation: The caller's actor: a close with nothing to run ends there.
-  /// - Returns: Every teardown that threw, for the caller that started the close; the same for
-  ///   every caller waiting for it.
-  func close(at site: SourceLocation, isolation: isolated (any Actor)?) async -> [TeardownFailed.Failure] {
-    guard let children = markClosed(at: site, levelsUp: 0, collecting: true) else { return await outcomeOfClose() }
-    // Nothing below it, nothing loading, nothing to tear down (a request's branch, most often):
-    // the close ends here, with no plan, no task and no suspension.
+  /// - Returns: `nil` when the close has ended; otherwise what is left of it, for
+  ///   ``completeClose(_:at:isolation:)``: its open descendants first, each after its own
+  ///   descendants, then its own instances, newest first, once the loads in flight ended. A second
+  ///   close (or a close of a branch an ancestor's close reached) waits for the first one's outcome.
+  @usableFromInline
+  func startClose(at site: SourceLocation) -> CloseRemainder? {
+    guard let children = markClosed(at: site, levelsUp: 0, collecting: true) else { return .outcomeOfEarlierClose }
     if children.isEmpty, loadsInFlight().isEmpty, finishClose(with: [], onlyIfNothingToTearDown: true) {
       definition.observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
-      return []
+      return nil
     }
-    let plan = CloseStep(branch: self, runsTeardowns: true, children: children)
-    // A task of its own when the caller's is cancelled already (withBranch after a cancellation):
-    // teardowns never start cancelled. Otherwise the caller's task runs them, with no task to make.
-    guard Task.isCancelled else { return await Self.run(plan) }
-    return await Task { await Self.run(plan) }.value
+    return .run(CloseStep(branch: self, runsTeardowns: true, children: children))
+  }
+
+  /// Ends a close ``startClose(at:)`` began. The caller keeps this branch alive meanwhile.
+  ///
+  /// - Parameter isolation: The caller's actor: the close goes on there.
+  /// - Throws: ``TeardownFailed`` listing every teardown that threw, for the caller that started
+  ///   the close and every caller waiting for it.
+  @usableFromInline
+  func completeClose(_ remainder: CloseRemainder, at site: SourceLocation, isolation: isolated (any Actor)?)
+    async throws
+  {
+    let failures: [TeardownFailed.Failure]
+    switch remainder {
+    case .outcomeOfEarlierClose:
+      failures = await outcomeOfClose()
+    case .run(let plan) where Task.isCancelled:
+      // A task of its own when the caller's is cancelled already (withBranch after a
+      // cancellation): teardowns never start cancelled.
+      failures = await Task { await Self.run(plan) }.value
+    case .run(let plan):
+      // Otherwise the caller's task runs them, with no task to make.
+      failures = await Self.run(plan)
+    }
+    if !failures.isEmpty { throw TeardownFailed(failures, closing: path, at: site) }
   }
 
   /// Marks this branch and every descendant that is not closed yet as closed, under their locks,

@@ -44,24 +44,27 @@ public struct Todos: CacheableFeature {
       let logger = try features.instance(of: RequestLog.self).logger
       let served = try features.instance(of: UserSession.self).serve()
       logger.debug("todos opened", metadata: ["session.requests": "\(served)"])
+      // Each member captures only the member of the store it calls: a request's todos then hold one
+      // closure of the store each, not all six.
+      let (todosOf, add, complete, delete, now) = (store.todos, store.add, store.complete, store.delete, clock.now)
       return Todos(
         list: {
-          let todos = try await store.todos(user)
+          let todos = try await todosOf(user)
           logger.debug("listed todos", metadata: ["count": "\(todos.count)"])
           return todos
         },
         add: { title in
-          let todo = try await store.add(title, user, clock.now())
+          let todo = try await add(title, user, now())
           logger.info("added todo", metadata: ["todo.id": "\(todo.id)"])
           return todo
         },
         complete: { id in
-          let todo = try await store.complete(id, user)
+          let todo = try await complete(id, user)
           logger.info("completed todo", metadata: ["todo.id": "\(id)", "found": "\(todo != nil)"])
           return todo
         },
         delete: { id in
-          let deleted = try await store.delete(id, user)
+          let deleted = try await delete(id, user)
           logger.info("deleted todo", metadata: ["todo.id": "\(id)", "found": "\(deleted)"])
           return deleted
         })
