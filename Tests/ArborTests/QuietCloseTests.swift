@@ -9,19 +9,6 @@ import Testing
 /// all the same: requests through it fail with the close's site, a second close sees its outcome,
 /// and an observer is told.
 @Suite struct QuietCloseTests {
-  /// An executor that counts the jobs it runs: a close that left its actor and came back would
-  /// add one.
-  final class CountingExecutor: SerialExecutor {
-    let jobs = Atomic<Int>(0)
-    private let queue = DispatchQueue(label: "QuietCloseTests.CountingExecutor")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-      jobs.add(1, ordering: .relaxed)
-      let job = UnownedJob(job)
-      queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
-    }
-  }
-
   actor Requests {
     nonisolated let executor = CountingExecutor()
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
