@@ -33,33 +33,23 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   /// What a request gets: Hummingbird's response.
   public typealias Output = Response
 
-  /// The whole of ``handle(_:context:next:)``: made where the middleware is, for its concrete
-  /// types. Hummingbird calls `handle` through the protocol, in code compiled once for every
-  /// context and scope; this closure, made by the inlinable initialisers in the app's module, is
-  /// specialised there, so a request's values are not generic (generic values of an async function
-  /// live in task memory, an allocation each).
-  @usableFromInline let respond:
-    @Sendable (Request, Context, (Request, Context) async throws -> Response) async throws -> Response
+  /// Runs the request with the branch its request branch is made from.
+  @usableFromInline let withParent:
+    @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
+  /// The context of a request's branch.
+  @usableFromInline let makeContext: @Sendable (Request, Context) async throws -> Scope.Context
+  /// How Arbor errors become responses and log entries.
+  @usableFromInline let errors: DiagnosticErrorMapping
 
-  @inlinable
+  @usableFromInline
   init(
     errors: DiagnosticErrorMapping,
-    context makeContext: @escaping @Sendable (Request, Context) async throws -> Scope.Context,
+    context: @escaping @Sendable (Request, Context) async throws -> Scope.Context,
     withParent: @escaping @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
   ) {
-    respond = { request, context, next in
-      do {
-        return try await withParent(request, context) { parent in
-          try await parent.withBranch(Scope.self, context: try await makeContext(request, context)) { branch in
-            var context = context
-            context.requestFeatures = RequestFeatures(branch)
-            return try await branch.withCurrent { try await next(request, context) }
-          }
-        }
-      } catch let error as any DiagnosticError where !(error is any HTTPResponseError) {
-        throw errors.map(error, logger: context.logger)
-      }
-    }
+    self.withParent = withParent
+    self.makeContext = context
+    self.errors = errors
   }
 
   /// A middleware that branches `scope` for every request, with the context `context` builds.
@@ -163,6 +153,16 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   public func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    try await respond(request, context, next)
+    do {
+      return try await withParent(request, context) { parent in
+        try await parent.withBranch(Scope.self, context: try await makeContext(request, context)) { branch in
+          var context = context
+          context.requestFeatures = RequestFeatures(branch)
+          return try await branch.withCurrent { try await next(request, context) }
+        }
+      }
+    } catch let error as any DiagnosticError where !(error is any HTTPResponseError) {
+      throw errors.map(error, logger: context.logger)
+    }
   }
 }
