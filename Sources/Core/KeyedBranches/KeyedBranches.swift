@@ -225,7 +225,6 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     throw first
   }
 
-  /// A lease on `key`'s branch, and the branches evicted to make room or for being idle, to close.
   /// Leases the branch of `key`, starting to make it if there is none, and evicting what the set's
   /// limits say must go.
   @usableFromInline
@@ -267,6 +266,8 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     return state.withLock { $0.release(lease.key, generation: lease.generation, now: now) }
   }
 
+  /// Starts making `key`'s branch, in a task of its own, so that a requester's cancellation never
+  /// fails the others waiting for it.
   private func open(_ key: Key, generation: UInt64, at location: SourceLocation) -> Task<Features, any Error> {
     Task {
       do {

@@ -24,8 +24,7 @@ package final class Lock<State>: @unchecked Sendable {
   private let condition: UnsafeMutablePointer<pthread_cond_t>?
   @usableFromInline var state: State
 
-  @usableFromInline
-  init(_ state: State, waitable: Bool) {
+  private init(_ state: State, waitable: Bool) {
     self.state = state
     check(pthread_mutex_init(mutex, nil), "pthread_mutex_init")
     condition = waitable ? .allocate(capacity: 1) : nil
@@ -33,10 +32,6 @@ package final class Lock<State>: @unchecked Sendable {
   }
 
   /// A lock guarding `state`.
-  ///
-  /// Inlinable, as ``withLock(_:)`` is: made generically across the module boundary, each lock
-  /// would look up its class's metadata in the runtime's cache.
-  @inlinable
   package static func make(_ state: State) -> Lock<State> {
     Lock(state, waitable: false)
   }
