@@ -8,6 +8,8 @@
 #
 #   Scripts/load-test.sh                       # 15 rounds of 4 s per server
 #   ROUNDS=5 DURATION=3 Scripts/load-test.sh   # shorter
+#   CONTROL=1 Scripts/load-test.sh             # the hand-wired server against itself: the
+#                                              # method's noise, and any bias of the first place
 #
 # Each request is GET /api/todos by one signed-in user with 10 todos (a session lookup, a request
 # branch, two request features, one SQLite query, a JSON body). It prints requests per second and
@@ -89,7 +91,8 @@ burst() {
   cpu=$(awk -v t=$((after - before)) -v n="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
 }
 
-start todo-server "$PORT"
+# The control run puts the hand-wired server in Arbor's place too: its ratio should be 1.
+start "$([ -n "${CONTROL:-}" ] && echo todo-server-hand-wired || echo todo-server)" "$PORT"
 arbor_pid=$pid
 start todo-server-hand-wired "$((PORT + 1))"
 hand_pid=$pid
@@ -97,6 +100,7 @@ hand_pid=$pid
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 arbor_rps=() hand_rps=() arbor_cpu=() hand_cpu=() ratios=()
+[ -z "${CONTROL:-}" ] || echo "== control run: the hand-wired server in both places (\"arbor\" below is its first copy)"
 echo "== $ROUNDS rounds, ${DURATION}s per server, $CONNECTIONS connections, $THREADS wrk thread(s), $HOST:$PORT and :$((PORT + 1))"
 printf '%-6s %-12s %12s %16s\n' round server "requests/s" "CPU µs/request"
 run_arbor() {
