@@ -1,4 +1,6 @@
 import Arbor
+import ArborDemoFeatures
+import ArborDiagnostics
 import Testing
 
 /// An async request of a feature whose loader is synchronous runs that loader where it is made, as
@@ -75,5 +77,57 @@ import Testing
       closed?.description
         == "FeaturesClosed: cannot resolve Counter: its branch is closed (ArborTests/SynchronousLoadsInAsyncRequestsTests.swift:\(requestLine))"
     )
+  }
+
+  @Test func concurrentFirstAsyncRequestsLoadEachInstanceOnce() async throws {
+    let loads = Tally()
+    let request = try Self.tree(loads).branch(RequestScope.self, context: 1)
+    let serials = try await withThrowingTaskGroup(of: (counter: Int, account: Int).self) { group in
+      for _ in 0..<64 {
+        group.addTask {
+          (
+            try await request.instance(of: Counter.self).serial,
+            try await request.instance(of: Account.self, context: 3).serial
+          )
+        }
+      }
+      return try await group.reduce(into: [(counter: Int, account: Int)]()) { $0.append($1) }
+    }
+    #expect(Set(serials.map(\.counter)).count == 1)
+    #expect(Set(serials.map(\.account)).count == 1)
+    #expect(loads.value == 2)
+  }
+
+  @Test func anAsyncLoaderWhoseBranchItsRequestersDroppedResolvesSynchronousFeaturesThroughIt() async throws {
+    let started = Flag()
+    let release = Flag()
+    let finished = Flag()
+    let seen = Collected<String>()
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { features in Profile(user: { (try? features.context(for: SessionScope.self).user) ?? "" }) })
+        registry.use(
+          .cacheable { features async throws in
+            started.raise()
+            _ = await release.suspendUntilRaised()
+            // Every requester has gone and dropped the branch: the load's own task still holds it,
+            // and the synchronous loader runs in it.
+            let profile: Profile = try await features.instance()
+            seen.append(profile.user())
+            finished.raise()
+            return Counter(name: profile.user(), serial: 1)
+          })
+      }
+    }
+    let session = Lock<Features?>.make(try root.branch(SessionScope.self, context: Session(user: "ann")))
+    let requester = Task { try await session.withLock { $0! }.instance(of: Counter.self) }
+    #expect(await started.suspendUntilRaised())
+    requester.cancel()
+    await #expect(throws: CancellationError.self) { try await requester.value }
+    session.withLock { $0 = nil }
+    release.raise()
+    #expect(await finished.suspendUntilRaised())
+    #expect(seen.all == ["ann"])
   }
 }
