@@ -16,10 +16,10 @@ package final class Branch: @unchecked Sendable {
   // Sendable: every stored property is immutable except the units' state words (atomics), what
   // `state` guards (a Lock), and the path, lock and overflow blocks (whose word is in the anchor),
   // each published once by an atomic compare-and-exchange. An instance is written before its state
-  // word is set with release ordering and never written again; instances are destroyed in deinit, when no reader remains.
-  // `detour` is atomic. The sibling links and `isLinked` are written only under the parent anchor's
-  // children lock (acquiring and releasing atomics); `hasRecordedTeardowns` under `state`, and read
-  // in deinit, which the last release orders after every other access.
+  // word is set with release ordering and never written again; instances are destroyed in deinit,
+  // when no reader remains. `detour` is atomic. The sibling links and `isLinked` are written only
+  // under the parent anchor's children lock (acquiring and releasing atomics); `hasRecordedTeardowns`
+  // under `state`, and read in deinit, which the last release orders after every other access.
   @usableFromInline package let definition: ScopeDefinition
   /// The parent branch, kept alive by this branch's hold on it (see ``BranchAnchor``), or while a
   /// request holds the ``tether``.
