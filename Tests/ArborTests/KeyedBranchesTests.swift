@@ -186,6 +186,32 @@ import Testing
     try await sessions.close()
   }
 
+  @Test func aNegativeIdleTimeIsReportedAndTheSetUsesZero() async throws {
+    let clock = ManualClock()
+    let closed = Collected<String>()
+    let line = #line + 2
+    let (sessions, reports) = IssueReporting.capturingReports {
+      KeyedBranches(
+        SessionScope.self, of: tree(loads: Tally(), closed: closed), idleTime: .seconds(-5), clock: clock
+      ) { (user: String) in Session(user: user) }
+    }
+    #expect(reports.map(\.severity) == [.failure])
+    #expect(
+      reports.first?.diagnostic.renderedTree() == """
+        KeyedBranchesIdleTimeInvalid: idleTime is -5.0 seconds for the branches of SessionScope: it must not be negative
+        ├─ requested at: ArborTests/KeyedBranchesTests.swift:\(line)
+        ├─ instead: the set evicts a branch as soon as no request uses it (an idle time of zero)
+        └─ fix: pass how long a branch may go unused (zero or more), or nil for no limit
+        """)
+    #expect(sessions.idleTime == .zero)
+    _ = try await mark(sessions, "ann")
+    clock.advance(by: .milliseconds(1))
+    _ = try await mark(sessions, "bob")  // ann, unused since, is evicted by this request
+    #expect(closed.all == ["ann"])
+    #expect(sessions.count == 1)
+    try await sessions.close()
+  }
+
   @Test func aBranchInUseIsNeverEvicted() async throws {
     let closed = Collected<String>()
     let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: closed), maximumCount: 1) {

@@ -28,7 +28,8 @@
 public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>: Sendable {
   /// The branch every key's branch is made from.
   public let parent: Features
-  /// How long a branch may go unused before it is evicted; `nil` for no limit.
+  /// How long a branch may go unused before it is evicted; `nil` for no limit. It is zero when the
+  /// time passed was negative (and reported as ``KeyedBranchesIdleTimeInvalid``).
   public let idleTime: Duration?
   /// How many branches the set keeps at most (in use ones excepted); `nil` for no limit. It is 1
   /// when the count passed was below 1 (and reported as ``KeyedBranchesMaximumCountInvalid``).
@@ -50,7 +51,9 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   /// - Parameters:
   ///   - scope: The scope of the branches; defined where `parent` can branch it.
   ///   - parent: The branch they are made from: the root, usually.
-  ///   - idleTime: How long a branch may go unused before it is evicted; `nil` for no limit.
+  ///   - idleTime: How long a branch may go unused before it is evicted; `nil` for no limit. Must
+  ///     not be negative: a negative time is reported as ``KeyedBranchesIdleTimeInvalid`` through
+  ///     ``IssueReporting``, and the set uses zero.
   ///   - maximumCount: How many branches to keep at most; `nil` for no limit. Must be positive: a
   ///     count below 1 is reported as ``KeyedBranchesMaximumCountInvalid`` through
   ///     ``IssueReporting``, and the set keeps at most one branch.
@@ -65,7 +68,14 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     context: @escaping @Sendable (Key) async throws -> Scope.Context
   ) where C.Duration == Duration {
     self.parent = parent
-    self.idleTime = idleTime
+    if let idleTime, idleTime < .zero {
+      let invalid = KeyedBranchesIdleTimeInvalid(
+        scope, idleTime: idleTime, at: SourceLocation(fileID: file, line: line))
+      IssueReporting.report(invalid.diagnostic, severity: .failure)
+      self.idleTime = .zero
+    } else {
+      self.idleTime = idleTime
+    }
     if let maximumCount, maximumCount < 1 {
       let invalid = KeyedBranchesMaximumCountInvalid(
         scope, maximumCount: maximumCount, keeping: 1, at: SourceLocation(fileID: file, line: line))

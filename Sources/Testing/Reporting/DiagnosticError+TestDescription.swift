@@ -25,6 +25,7 @@ extension FeaturesScopeUnchecked: CustomTestStringConvertible {}
 extension FeaturesScopeUndefined: CustomTestStringConvertible {}
 extension FeaturesValidationFailed: CustomTestStringConvertible {}
 extension KeyedBranchesClosed: CustomTestStringConvertible {}
+extension KeyedBranchesIdleTimeInvalid: CustomTestStringConvertible {}
 extension KeyedBranchesMaximumCountInvalid: CustomTestStringConvertible {}
 extension ResolvedContextMissing: CustomTestStringConvertible {}
 extension TeardownFailed: CustomTestStringConvertible {}

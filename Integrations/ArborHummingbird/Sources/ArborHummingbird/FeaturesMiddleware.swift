@@ -7,8 +7,9 @@ import Hummingbird
 ///
 /// The branch is made from the root, from the branch `parent` picks for the request, or from the
 /// caller's branch in a ``KeyedBranches`` of sessions, so a request resolves its own scope's
-/// features first, then its parent's, up to the root. It is the task's current features while the
-/// rest of the chain runs, so `Features.current()` and `@Resolved` work in handlers too.
+/// features first, then its parent's, up to the root. Unless `setsCurrentFeatures` is `false`, it
+/// is the task's current features while the rest of the chain runs, so `Features.current()` and
+/// `@Resolved` work in handlers too.
 ///
 /// The branch is closed (its teardowns run, in order) when the rest of the chain returns or throws,
 /// as `Features.withBranch` closes it: before the response is written, so a teardown that fails
@@ -40,16 +41,19 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   @usableFromInline let makeContext: @Sendable (Request, Context) async throws -> Scope.Context
   /// How Arbor errors become responses and log entries.
   @usableFromInline let errors: DiagnosticErrorMapping
+  /// Whether the request's branch is the task's current features while the chain runs.
+  @usableFromInline let setsCurrentFeatures: Bool
 
   @usableFromInline
   init(
-    errors: DiagnosticErrorMapping,
+    errors: DiagnosticErrorMapping, setsCurrentFeatures: Bool,
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context,
     withParent: @escaping @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
   ) {
     self.withParent = withParent
     self.makeContext = context
     self.errors = errors
+    self.setsCurrentFeatures = setsCurrentFeatures
   }
 
   /// A middleware that branches `scope` for every request, with the context `context` builds.
@@ -66,21 +70,27 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - parent: The branch to make the request's branch from, or `nil` for `root`. An error it
   ///     throws fails the request: throw an `HTTPError` to answer with its status.
   ///   - errors: How Arbor errors become responses and log entries.
+  ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
+  ///     the chain runs. Pass `false` when no handler reads `Features.current()` or `@Resolved`:
+  ///     a request then sets no task-local value, and the loads it makes set none either.
   ///   - context: The context of the request's branch, built from the request and Hummingbird's
   ///     context (its request id, its logger).
   @inlinable
   public init(
     root: Features, scope: Scope.Type,
     parent: (@Sendable (Request, Context) async throws -> Features?)? = nil,
-    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(),
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
   ) {
     if let parent {
-      self.init(errors: errors, context: context) { request, requestContext, body in
+      self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) {
+        request, requestContext, body in
         try await body(try await parent(request, requestContext) ?? root)
       }
     } else {
-      self.init(errors: errors, context: context) { _, _, body in try await body(root) }
+      self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) { _, _, body in
+        try await body(root)
+      }
     }
   }
 
@@ -106,15 +116,18 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - key: The caller's key, or `nil` to branch from the sessions' parent (signed out). Throw an
   ///     `HTTPError` to refuse the request (401 without a credential).
   ///   - errors: How Arbor errors become responses and log entries.
+  ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
+  ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
   ///   - context: The context of the request's branch.
   @inlinable
   public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
     sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type,
     key: @escaping @Sendable (Request, Context) async throws -> Key?,
-    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(),
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
   ) {
-    self.init(errors: errors, context: context) { request, requestContext, body in
+    self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) {
+      request, requestContext, body in
       guard let key = try await key(request, requestContext) else { return try await body(sessions.parent) }
       return try await sessions.withBranch(for: key) { try await body($0) }
     }
@@ -131,17 +144,21 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - scope: The scope of request branches.
   ///   - parent: The branch to make the request's branch from, or `nil` for `root`.
   ///   - errors: How Arbor errors become responses and log entries.
+  ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
+  ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
   @inlinable
   public init(
     root: Features, scope: Scope.Type,
     parent: (@Sendable (Request, Context) async throws -> Features?)? = nil,
-    errors: DiagnosticErrorMapping = DiagnosticErrorMapping()
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true
   ) where Scope.Context == Void {
-    self.init(root: root, scope: scope, parent: parent, errors: errors) { _, _ in () }
+    self.init(root: root, scope: scope, parent: parent, errors: errors, setsCurrentFeatures: setsCurrentFeatures) {
+      _, _ in ()
+    }
   }
 
-  /// Branches the request's scope, runs the rest of the chain with the branch in its context,
-  /// closes the branch, and maps Arbor errors.
+  /// Branches the request's scope, runs the rest of the chain with the branch in its context (and
+  /// as the task's current features, unless told not to), closes the branch, and maps Arbor errors.
   ///
   /// - Parameters:
   ///   - request: The request.
@@ -158,6 +175,7 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
         try await parent.withBranch(Scope.self, context: try await makeContext(request, context)) { branch in
           var context = context
           context.requestFeatures = RequestFeatures(branch)
+          guard setsCurrentFeatures else { return try await next(request, context) }
           return try await branch.withCurrent { try await next(request, context) }
         }
       }

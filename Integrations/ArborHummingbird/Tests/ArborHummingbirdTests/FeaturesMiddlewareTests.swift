@@ -37,6 +37,24 @@ import Testing
     }
   }
 
+  @Test func aMiddlewareToldNotToSetsNoCurrentFeatures() async throws {
+    let router = Router(context: BasicFeaturesRequestContext.self)
+    router.add(
+      middleware: FeaturesMiddleware(root: testTree(), scope: RequestScope.self, setsCurrentFeatures: false) {
+        request, context in RequestInfo(request: request, context: context)
+      })
+    router.get("current") { request, context -> String in
+      #expect(throws: CurrentFeaturesUndefined.self) { try Features.current() }
+      let tag: RequestTag = try await context.instance()
+      return tag.info.path
+    }
+    try await Application(router: router).test(.router) { client in
+      let response = try await client.execute(uri: "/current", method: .get)
+      #expect(response.status == .ok)
+      #expect(String(buffer: response.body) == "/current")
+    }
+  }
+
   @Test func concurrentRequestsNeverShareABranch() async throws {
     let count = 32
     let arrived = Gate(count: count)
@@ -110,6 +128,7 @@ import Testing
   @Test func aRouteWithoutTheMiddlewareSaysHowToFixIt() async throws {
     let router = Router(context: BasicFeaturesRequestContext.self)
     let thrown = Box<RequestFeaturesUnavailable?>(nil)
+    let line = #line + 3
     router.get("bare") { request, context -> String in
       do {
         let _: RequestTag = try await context.instance()
@@ -127,7 +146,7 @@ import Testing
     #expect(
       String(reflecting: error) == """
         RequestFeaturesUnavailable: no request branch in BasicFeaturesRequestContext
-        ├─ requested at: ArborHummingbirdTests/FeaturesMiddlewareTests.swift:115
+        ├─ requested at: ArborHummingbirdTests/FeaturesMiddlewareTests.swift:\(line)
         ├─ endpoint: /bare
         └─ fix: add FeaturesMiddleware to the router (router.add(middleware: FeaturesMiddleware(...)))
                 or to the route's group, before the route is added

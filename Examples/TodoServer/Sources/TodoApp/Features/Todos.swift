@@ -38,36 +38,15 @@ public struct Todos: CacheableFeature {
   /// log.
   public static func live() -> FeatureLoader {
     .cacheable { features in
-      let user = try features.context(for: SessionScope.self).user
-      let store: TodoStore = try features.instance()
-      let clock: WallClock = try features.instance()
-      let logger = try features.instance(of: RequestLog.self).logger
+      let todos = LiveTodos(
+        user: try features.context(for: SessionScope.self).user, store: try features.instance(),
+        clock: try features.instance(), logger: try features.instance(of: RequestLog.self).logger)
       let served = try features.instance(of: UserSession.self).serve()
-      logger.debug("todos opened", metadata: ["session.requests": "\(served)"])
-      // Each member captures only the member of the store it calls: a request's todos then hold one
-      // closure of the store each, not all six.
-      let (todosOf, add, complete, delete, now) = (store.todos, store.add, store.complete, store.delete, clock.now)
+      todos.logger.debug("todos opened", metadata: ["session.requests": "\(served)"])
+      // Each member captures only `todos`, an object: its closure needs no allocation of its own.
       return Todos(
-        list: {
-          let todos = try await todosOf(user)
-          logger.debug("listed todos", metadata: ["count": "\(todos.count)"])
-          return todos
-        },
-        add: { title in
-          let todo = try await add(title, user, now())
-          logger.info("added todo", metadata: ["todo.id": "\(todo.id)"])
-          return todo
-        },
-        complete: { id in
-          let todo = try await complete(id, user)
-          logger.info("completed todo", metadata: ["todo.id": "\(id)", "found": "\(todo != nil)"])
-          return todo
-        },
-        delete: { id in
-          let deleted = try await delete(id, user)
-          logger.info("deleted todo", metadata: ["todo.id": "\(id)", "found": "\(deleted)"])
-          return deleted
-        })
+        list: { try await todos.list() }, add: { try await todos.add($0) },
+        complete: { try await todos.complete($0) }, delete: { try await todos.delete($0) })
     }
   }
 }

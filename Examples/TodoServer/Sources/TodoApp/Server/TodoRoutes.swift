@@ -19,8 +19,10 @@ func addTodoRoutes(to router: Router<TodoRequestContext>, sessions: KeyedBranche
 
   let api = router.group("api")
     .add(
-      middleware: FeaturesMiddleware(sessions: sessions, scope: RequestScope.self, key: bearerToken) {
-        request, context in
+      // No handler reads `Features.current()`: requests and their loads skip that task-local.
+      middleware: FeaturesMiddleware(
+        sessions: sessions, scope: RequestScope.self, key: bearerToken, setsCurrentFeatures: false
+      ) { request, context in
         RequestInfo(id: context.id, method: request.method.rawValue, path: request.uri.path)
       })
 
