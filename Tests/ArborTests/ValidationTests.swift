@@ -154,13 +154,42 @@ import Testing
     }
     let (validation, reports) = await IssueReporting.capturingReports { await root.validate() }
     #expect(reports.isEmpty)
-    #expect(validation.notes.isEmpty)  // no "checked with the placeholder behaviour of Clock.now"
+    // Not "checked with the placeholder behaviour of Clock.now": the loader's own report, as it is.
+    #expect(
+      validation.notes.map(\.description) == [
+        "First.aReportOrErrorThatOnlyReadsLikeAPlaceholderCallIsNotTakenForOne() (ArborTests/ValidationTests.swift:\(line + 2)):"
+          + " reported a failure while checked: FeatureUnimplemented: Unimplemented: Clock.now"
+      ])
     #expect(
       validation.problems.map(\.description) == [
         "FeatureLoadingFailed: could not load Second (ArborTests/ValidationTests.swift:\(line + 9))"
           + " ← FeatureUnimplemented: Unimplemented: Greeter.greet"
       ])
     #expect((validation.problems.first as? FeatureLoadingFailed)?.cause is LooksUnimplemented)
+  }
+
+  @Test func whatALoaderReportsWhileCheckedIsANoteNeverLost() async throws {
+    let line = #line
+    let root = FeaturesRoot { registry in
+      registry.use(Clock(now: { 1 }))
+      registry.use(
+        .cacheable { features in
+          let seconds = try features.instance(of: Clock.self).now()  // a placeholder call, noted as one
+          IssueReporting.report(
+            Diagnostic(kind: "CacheCold", message: "the cache starts empty"), severity: .warning)
+          return First(seconds: seconds)
+        })
+    }
+    let (validation, reports) = await IssueReporting.capturingReports { await root.validate() }
+    #expect(reports.isEmpty)
+    #expect(validation.problems.isEmpty)
+    let site = "ArborTests/ValidationTests.swift:\(line + 3)"
+    #expect(
+      validation.notes.map(\.description) == [
+        "First.whatALoaderReportsWhileCheckedIsANoteNeverLost() (\(site)): checked with the placeholder behaviour of Clock.now",
+        "First.whatALoaderReportsWhileCheckedIsANoteNeverLost() (\(site)): reported a warning while checked:"
+          + " CacheCold: the cache starts empty",
+      ])
   }
 
   @Test func asyncLoadersAndNestedScopesAreValidated() async throws {

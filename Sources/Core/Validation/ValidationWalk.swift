@@ -54,14 +54,18 @@ struct ValidationWalk {
   /// Runs the loader of `binding` once in `branch`, turning what goes wrong into problems and notes.
   private mutating func checkLoader(of binding: Binding, in branch: Branch) async {
     // The placeholder members the loader called: it went on as each placeholder says.
-    let called = Lock<[String]>.make([])
+    let called = Lock<[FeatureUnimplemented]>.make([])
+    // What the loader reported, placeholder calls included: validation's to note, never a test
+    // failure or a warning.
+    let reported = Lock<[IssueReporting.Report]>.make([])
     let outcome: Result<Bool, any Error>
     do {
       let ran = try await FeatureUnimplemented.$calls.withValue(
-        IssueReporting.Capture { call in called.withLock { $0.append(call.member) } }
+        IssueReporting.Capture { call in called.withLock { $0.append(call) } }
       ) {
-        // What the loader reports is validation's to note, never a test failure or a warning.
-        try await IssueReporting.$capture.withValue(IssueReporting.Capture { _ in }) {
+        try await IssueReporting.$capture.withValue(
+          IssueReporting.Capture { report in reported.withLock { $0.append(report) } }
+        ) {
           try await recorder.checking(binding) { try await branch.runLoaderOnce(of: binding, at: binding.site) }
         }
       }
@@ -82,7 +86,7 @@ struct ValidationWalk {
         "not run: its context is a value of type \(contextTypeName(registration.feature)), which validation cannot invent"
       )
     case .success(true):
-      for member in called.withLock({ $0 }) { note("checked with the placeholder behaviour of \(member)") }
+      for call in called.withLock({ $0 }) { note("checked with the placeholder behaviour of \(call.member)") }
     case .failure(let error):
       let cause = (error as? FeatureLoadingFailed)?.cause ?? error
       if let unimplemented = cause as? FeatureUnimplemented {
@@ -92,6 +96,16 @@ struct ValidationWalk {
       } else {
         recorder.record(error as? any DiagnosticError ?? UnexpectedValidationError(error))
       }
+    }
+    // Reports of the loader's own, each kept as a note: a placeholder call's is noted above.
+    var ownReports = reported.withLock { $0 }
+    for call in called.withLock({ $0 }) {
+      if let index = ownReports.firstIndex(where: { $0.diagnostic == call.diagnostic }) { ownReports.remove(at: index) }
+    }
+    for report in ownReports {
+      note(
+        "reported \(report.severity == .warning ? "a warning" : "a failure") while checked: "
+          + "\(report.diagnostic.kind): \(report.diagnostic.message)")
     }
   }
 
