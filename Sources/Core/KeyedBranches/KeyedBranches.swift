@@ -247,7 +247,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
       }
       let evicted = state.evictDue(adding: hashable, idleTime: idleTime, maximumCount: maximumCount, now: now)
       let lease = state.lease(hashable, now: now) { generation in open(key, generation: generation, at: location) }
-      return KeyedBranchesLease(lease, key: hashable, evicted: evicted)
+      return KeyedBranchesLease(lease, evicted: evicted)
     }
   }
 
@@ -273,7 +273,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   @usableFromInline
   func release(_ lease: KeyedBranchesLease) -> Features? {
     let now = now()
-    return state.withLock { $0.release(lease.key, generation: lease.generation, now: now) }
+    return state.withLock { $0.release(lease.entry, now: now) }
   }
 
   /// Starts making `key`'s branch, in a task of its own, so that a requester's cancellation never

@@ -7,24 +7,23 @@
 struct KeyedBranchesLease: Sendable {
   /// The branch, once it is made.
   @usableFromInline var branch: Features?
-  /// The key, as the set keeps it.
-  let key: BranchKey
-  /// Which branch of that key this lease uses: a key's branch closed and made again is another.
-  let generation: UInt64
+  /// The set's entry of the key's branch this lease uses: a key's branch closed and made again
+  /// is another entry.
+  let entry: KeyedBranchesState.Entry
   /// The task making the branch, when this request found it being made or started it.
   var opening: Task<Features, any Error>?
   /// Branches this request evicted, to be closed before its body runs.
   @usableFromInline var evicted: [Features]
 
-  init(_ lease: KeyedBranchesState.Lease, key: BranchKey, evicted: [Features]) {
-    self.key = key
+  init(_ lease: KeyedBranchesState.Lease, evicted: [Features]) {
     self.evicted = evicted
-    generation = lease.generation
     switch lease {
-    case .open(let branch, _):
+    case .open(let branch, let entry):
       self.branch = branch
-    case .opening(let task, _):
+      self.entry = entry
+    case .opening(let task, let entry):
       opening = task
+      self.entry = entry
     }
   }
 

@@ -16,43 +16,54 @@ struct KeyedBranchesState: Sendable {
     case open(Features)
   }
 
-  /// A key's branch.
-  struct Entry: Sendable {
+  /// A key's branch. A class, so that a lease holds its entry and gives it back without looking
+  /// the key up again.
+  final class Entry: @unchecked Sendable {
+    // Sendable: every property is read and written under the set's lock only.
     /// Tells this branch from a later one of the same key.
-    var generation: UInt64
+    let generation: UInt64
     var phase: Phase
     /// Requests using the branch now: it is never evicted while one runs.
     var leases: Int
     /// When the last request using it began or ended.
     var lastUse: Duration
-    /// Its key's place in ``KeyedBranchesState/recency``.
+    /// Its key's place in ``KeyedBranchesState/recency``, while ``membership`` is `held`.
     var position: RecencyList<Key>.Index
+    /// Whether the set still holds it.
+    var membership = Membership.held
+
+    init(generation: UInt64, phase: Phase, leases: Int, lastUse: Duration, position: RecencyList<Key>.Index) {
+      self.generation = generation
+      self.phase = phase
+      self.leases = leases
+      self.lastUse = lastUse
+      self.position = position
+    }
   }
 
-  /// A branch evicted while requests were using it: closed when the last of them ends.
-  struct Retiring: Sendable {
-    var branch: Features
-    var leases: Int
+  /// Whether the set still holds an entry, and who closes its branch when it does not.
+  enum Membership: Sendable {
+    /// In ``KeyedBranchesState/entries``.
+    case held
+    /// Evicted or removed while requests were using it: the last of them closes it.
+    case retiring
+    /// Forgotten (its making failed) or taken by the set's close, which closes it.
+    case dropped
   }
 
-  /// A request's hold on a key's branch, until ``release(_:generation:now:)``.
+  /// A request's hold on a key's branch, until ``release(_:now:)``.
   enum Lease: Sendable {
     /// The branch.
-    case open(Features, generation: UInt64)
+    case open(Features, Entry)
     /// The task making it.
-    case opening(Task<Features, any Error>, generation: UInt64)
-
-    var generation: UInt64 {
-      switch self {
-      case .open(_, let generation), .opening(_, let generation): generation
-      }
-    }
+    case opening(Task<Features, any Error>, Entry)
   }
 
   private(set) var entries: [Key: Entry] = [:]
   /// Keys, least recently used first.
   private var recency = RecencyList<Key>()
-  private var retiring: [UInt64: Retiring] = [:]
+  /// Entries evicted or removed while in use, until their last lease ends.
+  private var retiring: [ObjectIdentifier: Entry] = [:]
   private var nextGeneration: UInt64 = 0
   /// When a request next looks for idle branches: a look walks the least recently used, so requests
   /// look only every sixteenth of the idle time.
@@ -70,29 +81,28 @@ struct KeyedBranchesState: Sendable {
   mutating func lease(
     _ key: Key, now: Duration, opening open: (_ generation: UInt64) -> Task<Features, any Error>
   ) -> Lease {
-    let existing: (Lease, RecencyList<Key>.Index)? = withEntry(key) { entry in
+    if let entry = entries[key] {
       entry.leases += 1
       entry.lastUse = now
+      recency.moveToBack(entry.position)
       switch entry.phase {
-      case .open(let branch): return (.open(branch, generation: entry.generation), entry.position)
-      case .opening(let task): return (.opening(task, generation: entry.generation), entry.position)
+      case .open(let branch): return .open(branch, entry)
+      case .opening(let task): return .opening(task, entry)
       }
-    }
-    if let (lease, position) = existing {
-      recency.moveToBack(position)
-      return lease
     }
     nextGeneration += 1
     let task = open(nextGeneration)
-    entries[key] = Entry(
+    let entry = Entry(
       generation: nextGeneration, phase: .opening(task), leases: 1, lastUse: now, position: recency.append(key))
-    return .opening(task, generation: nextGeneration)
+    entries[key] = entry
+    return .opening(task, entry)
   }
 
-  /// Runs `body` on `key`'s entry in place: one lookup, no copy written back.
-  private mutating func withEntry<R>(_ key: Key, _ body: (inout Entry) -> R) -> R? {
-    guard let index = entries.index(forKey: key) else { return nil }
-    return body(&entries.values[index])
+  /// Takes `key`'s entry out of the set, and out of ``recency``, whose place it frees.
+  private mutating func take(_ key: Key, _ entry: Entry, becoming membership: Membership) {
+    entries[key] = nil
+    recency.remove(entry.position)
+    entry.membership = membership
   }
 
   /// Records that `key`'s branch of `generation` is made, if the key still has that branch.
@@ -100,40 +110,36 @@ struct KeyedBranchesState: Sendable {
   /// - Returns: The branch, when it no longer belongs to the set (the set was closed meanwhile) and
   ///   the caller must close it.
   mutating func opened(_ key: Key, generation: UInt64, branch: Features) -> Features? {
-    guard entries[key]?.generation == generation else { return branch }
-    entries[key]?.phase = .open(branch)
+    guard let entry = entries[key], entry.generation == generation else { return branch }
+    entry.phase = .open(branch)
     return nil
   }
 
   /// Forgets `key`'s branch of `generation`, whose making failed: the next request tries again.
   mutating func failed(_ key: Key, generation: UInt64) {
     guard let entry = entries[key], entry.generation == generation else { return }
-    entries[key] = nil
-    recency.remove(entry.position)
+    take(key, entry, becoming: .dropped)
   }
 
-  /// Ends a lease.
+  /// Ends a lease on `entry`.
   ///
   /// - Returns: A branch to close: one evicted while in use, whose last lease this was.
-  mutating func release(_ key: Key, generation: UInt64, now: Duration) -> Features? {
-    let released: RecencyList<Key>.Index?? = withEntry(key) { entry in
-      guard entry.generation == generation else { return nil }
-      entry.leases -= 1
-      entry.lastUse = now
-      return entry.position
-    }
-    if case .some(.some(let position)) = released {
-      recency.moveToBack(position)
+  mutating func release(_ entry: Entry, now: Duration) -> Features? {
+    entry.leases -= 1
+    entry.lastUse = now
+    switch entry.membership {
+    case .held:
+      recency.moveToBack(entry.position)
+      return nil
+    case .retiring:
+      guard entry.leases == 0 else { return nil }
+      retiring[ObjectIdentifier(entry)] = nil
+      entry.membership = .dropped
+      guard case .open(let branch) = entry.phase else { return nil }
+      return branch
+    case .dropped:
       return nil
     }
-    guard var retired = retiring[generation] else { return nil }
-    retired.leases -= 1
-    if retired.leases > 0 {
-      retiring[generation] = retired
-      return nil
-    }
-    retiring[generation] = nil
-    return retired.branch
   }
 
   /// What a request evicts before it takes its lease: nothing, unless the set is full (for a new
@@ -165,8 +171,7 @@ struct KeyedBranchesState: Sendable {
       let idle = idleTime.map { now - entry.lastUse >= $0 } ?? false
       // Least recently used first: once a branch is neither idle nor in excess, none after it is.
       guard idle || excess > 0 else { break }
-      entries[key] = nil
-      recency.remove(current)
+      take(key, entry, becoming: .dropped)
       evicted.append(branch)
       excess -= 1
     }
@@ -183,10 +188,12 @@ struct KeyedBranchesState: Sendable {
     case .opening(let task):
       return .wait(task)
     case .open(let branch):
-      entries[key] = nil
-      recency.remove(entry.position)
-      if entry.leases == 0 { return .close(branch) }
-      retiring[entry.generation] = Retiring(branch: branch, leases: entry.leases)
+      if entry.leases == 0 {
+        take(key, entry, becoming: .dropped)
+        return .close(branch)
+      }
+      take(key, entry, becoming: .retiring)
+      retiring[ObjectIdentifier(entry)] = entry
       return .none
     }
   }
@@ -205,9 +212,14 @@ struct KeyedBranchesState: Sendable {
   mutating func close(at location: SourceLocation) -> (branches: [Features], opening: [Task<Features, any Error>])? {
     guard closedAt == nil else { return nil }
     closedAt = location
-    var branches = retiring.values.map(\.branch)
+    var branches = retiring.values.compactMap { entry -> Features? in
+      entry.membership = .dropped
+      guard case .open(let branch) = entry.phase else { return nil }
+      return branch
+    }
     var opening: [Task<Features, any Error>] = []
     for entry in entries.values {
+      entry.membership = .dropped
       switch entry.phase {
       case .open(let branch): branches.append(branch)
       case .opening(let task): opening.append(task)
