@@ -107,11 +107,22 @@ enum MiddlewareCurve {
       Curve.Point(
         label: "below a kept session, handler resolves logger + todos (ns)", unit: "ns", arbor: figures.resolving,
         baseline: figures.handWired))
+    curve.points.append(
+      Curve.Point(
+        label: "the same, `setsCurrentFeatures: false` (ns)", unit: "ns", arbor: figures.resolvingWithoutCurrent,
+        baseline: figures.handWired))
     curve.notes.append(
       "middleware overhead: \(format(figures.root - figures.bare, unit: "ns")) ns from the root, "
         + "\(format(figures.session - figures.bare, unit: "ns")) ns below a kept session")
+    curve.notes.append(
+      "`setsCurrentFeatures: false` runs in a process where another middleware sets current features: its "
+        + "loads still read the task-local (in a process where nothing sets them, they do not)")
     curve.ratios.append(
       Curve.Ratio(title: "a request's features, Arbor ÷ hand-wired", value: figures.resolving / figures.handWired))
+    curve.ratios.append(
+      Curve.Ratio(
+        title: "a request's features without current features, Arbor ÷ hand-wired",
+        value: figures.resolvingWithoutCurrent / figures.handWired))
     return curve
   }
 
@@ -119,7 +130,7 @@ enum MiddlewareCurve {
 
   static func measure(requests: Int, samples: Int) async -> (
     bare: Double, withBranch: Double, lease: Double, root: Double, session: Double, resolving: Double,
-    handWired: Double
+    resolvingWithoutCurrent: Double, handWired: Double
   ) {
     let root = tree()
     let sessions = KeyedBranches(SessionScope.self, of: root) { (token: String) in User(name: "ann") }
@@ -128,6 +139,9 @@ enum MiddlewareCurve {
     }
     let fromSession = FeaturesMiddleware<Context, RequestScope>(
       sessions: sessions, scope: RequestScope.self, key: { _, _ in "ann-token" }
+    ) { request, context in Info(id: "1", path: request.uri.path) }
+    let withoutCurrent = FeaturesMiddleware<Context, RequestScope>(
+      sessions: sessions, scope: RequestScope.self, key: { _, _ in "ann-token" }, setsCurrentFeatures: false
     ) { request, context in Info(id: "1", path: request.uri.path) }
     let request = Request(
       head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/api/todos"),
@@ -158,6 +172,7 @@ enum MiddlewareCurve {
       { n in for _ in 0..<n { blackHole(try! await fromRoot.handle(request, context: context, next: empty)) } },
       { n in for _ in 0..<n { blackHole(try! await fromSession.handle(request, context: context, next: empty)) } },
       { n in for _ in 0..<n { blackHole(try! await fromSession.handle(request, context: context, next: resolve)) } },
+      { n in for _ in 0..<n { blackHole(try! await withoutCurrent.handle(request, context: context, next: resolve)) } },
       { n in for _ in 0..<n { blackHole(try! await byHand(request, context)) } },
     ]
     let check = try! await fromSession.handle(request, context: context, next: resolve)
@@ -173,7 +188,7 @@ enum MiddlewareCurve {
     try! await sessions.close()
     try! await root.close()
     let medians = times.map(median)
-    return (medians[0], medians[1], medians[2], medians[3], medians[4], medians[5], medians[6])
+    return (medians[0], medians[1], medians[2], medians[3], medians[4], medians[5], medians[6], medians[7])
   }
 
   /// The hand-wired server's state: users by token, and each user's request count, under a lock.
