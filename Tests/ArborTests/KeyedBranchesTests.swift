@@ -246,6 +246,25 @@ import Testing
     try await sessions.close()
   }
 
+  @Test func aBranchEvictedInUseAndThenTakenByTheSetsCloseIsClosedOnce() async throws {
+    let closed = Collected<String>()
+    let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: closed)) { (user: String) in
+      Session(user: user)
+    }
+    _ = try await mark(sessions, "ann")
+    try await sessions.withBranch(for: "ann") { _ in
+      try await sessions.withBranch(for: "ann") { _ in
+        try await sessions.evict("ann")  // in use twice: its last lease would close it
+        #expect(closed.all.isEmpty)
+      }
+      #expect(closed.all.isEmpty)  // one lease still holds it
+      try await sessions.close()  // the set's close takes it, and closes it now
+      #expect(closed.all == ["ann"])
+    }
+    #expect(closed.all == ["ann"])  // the last lease finds it closed by the set: not twice
+    #expect(sessions.count == 0)
+  }
+
   @Test func closingTheSetClosesEveryBranchAndRefusesNewRequests() async throws {
     let closed = Collected<String>()
     let sessions = KeyedBranches(SessionScope.self, of: tree(loads: Tally(), closed: closed)) { (user: String) in
