@@ -22,7 +22,9 @@ package final class Lock<State>: @unchecked Sendable {
   @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   /// Made only for a lock that threads wait on (``makeWaitable(_:)``).
   private let condition: UnsafeMutablePointer<pthread_cond_t>?
-  @usableFromInline var state: State
+  /// Unchecked exclusivity: every access is under the mutex, which already makes it exclusive, so a
+  /// runtime check (a thread-local access set, two calls a critical section) would add nothing.
+  @usableFromInline @exclusivity(unchecked) var state: State
 
   private init(_ state: State, waitable: Bool) {
     self.state = state
