@@ -98,11 +98,13 @@ struct KeyedBranchesState: Sendable {
     return .opening(task, entry)
   }
 
-  /// Takes `key`'s entry out of the set, and out of ``recency``, whose place it frees.
+  /// Takes `key`'s entry out of the set, and out of ``recency``, whose place it frees; a retiring
+  /// entry is kept in ``retiring`` until its last lease ends.
   private mutating func take(_ key: Key, _ entry: Entry, becoming membership: Membership) {
     entries[key] = nil
     recency.remove(entry.position)
     entry.membership = membership
+    if membership == .retiring { retiring[ObjectIdentifier(entry)] = entry }
   }
 
   /// Records that `key`'s branch of `generation` is made, if the key still has that branch.
@@ -193,7 +195,6 @@ struct KeyedBranchesState: Sendable {
         return .close(branch)
       }
       take(key, entry, becoming: .retiring)
-      retiring[ObjectIdentifier(entry)] = entry
       return .none
     }
   }
