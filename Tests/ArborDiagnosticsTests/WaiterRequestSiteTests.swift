@@ -19,52 +19,60 @@ import Testing
   }
 
   @Test func aThreadThatWaitedForAFailedLoadIsToldItsOwnSiteAndBranch() throws {
-    let started = Signal()
-    let loads = Atomic<Int>(0)
-    let registered = (use: #line + 2, loader: #line + 3)
-    let root = FeaturesRoot { registry in
-      registry.use(
-        .cacheable(implementation: "remote()") { _ -> TaxTable in
-          loads.add(1, ordering: .relaxed)
-          started.raise()
-          usleep(150_000)  // long enough for the other thread to wait for this load
-          throw Offline()
-        })
-      registry.defineScope(SessionScope.self) { _ in }
+    // The second thread must come while the first load runs; on a busy machine it may come after
+    // it failed (and then loads for itself), so a round counts only when the loader ran once.
+    for round in 0..<5 {
+      let hold = UInt32(150_000 << round)  // 150 ms to 2.4 s
+      let started = Signal()
+      let loads = Atomic<Int>(0)
+      let registered = (use: #line + 2, loader: #line + 3)
+      let root = FeaturesRoot { registry in
+        registry.use(
+          .cacheable(implementation: "remote()") { _ -> TaxTable in
+            loads.add(1, ordering: .relaxed)
+            started.raise()
+            usleep(hold)  // long enough, this round, for the other thread to wait for this load
+            throw Offline()
+          })
+        registry.defineScope(SessionScope.self) { _ in }
+      }
+      let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
+      let bob = try root.branch(SessionScope.self, context: Session(user: "bob"))
+      let errors = Mutex<[Int: String]>([:])
+      let lines = (first: #line + 7, second: #line + 11)
+      let group = DispatchGroup()
+      for index in 0..<2 {
+        group.enter()
+        Thread {
+          defer { group.leave() }
+          if index == 0 {
+            let error = #expect(throws: FeatureLoadingFailed.self) { try ann.instance(of: TaxTable.self) }
+            errors.withLock { $0[0] = error.map { String(reflecting: $0) } }
+          } else {
+            started.wait()
+            let error = #expect(throws: FeatureLoadingFailed.self) { try bob.instance(of: TaxTable.self) }
+            errors.withLock { $0[1] = error.map { String(reflecting: $0) } }
+          }
+        }.start()
+      }
+      group.wait()
+      // The other thread came after the failure and loaded for itself: try again, holding longer.
+      guard loads.load(ordering: .relaxed) == 1 else { continue }
+      for (index, line) in [lines.first, lines.second].enumerated() {
+        #expect(
+          errors.withLock { $0[index] } == """
+            FeatureLoadingFailed: could not load TaxTable
+            ├─ requested at: \(site(line))
+            ├─ scope: Root
+            ├─ implementation: TaxTable.remote() registered at \(site(registered.use)) in Root
+            ├─ fix: TaxTable.remote() (\(site(registered.loader))) threw the cause: handle it there,
+            │       or request TaxTable again: failures are not cached
+            └─ cause: Offline: the network is down
+            """)
+      }
+      return
     }
-    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
-    let bob = try root.branch(SessionScope.self, context: Session(user: "bob"))
-    let errors = Mutex<[Int: String]>([:])
-    let lines = (first: #line + 7, second: #line + 11)
-    let group = DispatchGroup()
-    for index in 0..<2 {
-      group.enter()
-      Thread {
-        defer { group.leave() }
-        if index == 0 {
-          let error = #expect(throws: FeatureLoadingFailed.self) { try ann.instance(of: TaxTable.self) }
-          errors.withLock { $0[0] = error.map { String(reflecting: $0) } }
-        } else {
-          started.wait()
-          let error = #expect(throws: FeatureLoadingFailed.self) { try bob.instance(of: TaxTable.self) }
-          errors.withLock { $0[1] = error.map { String(reflecting: $0) } }
-        }
-      }.start()
-    }
-    group.wait()
-    #expect(loads.load(ordering: .relaxed) == 1)
-    for (index, line) in [lines.first, lines.second].enumerated() {
-      #expect(
-        errors.withLock { $0[index] } == """
-          FeatureLoadingFailed: could not load TaxTable
-          ├─ requested at: \(site(line))
-          ├─ scope: Root
-          ├─ implementation: TaxTable.remote() registered at \(site(registered.use)) in Root
-          ├─ fix: TaxTable.remote() (\(site(registered.loader))) threw the cause: handle it there,
-          │       or request TaxTable again: failures are not cached
-          └─ cause: Offline: the network is down
-          """)
-    }
+    Issue.record("in no round did the second thread wait for the failing load")
   }
 
   @Test func aTaskThatWaitedForAFailedAsyncLoadIsToldItsOwnSite() async throws {

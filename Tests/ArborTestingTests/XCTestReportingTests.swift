@@ -9,8 +9,8 @@ import Testing
 /// `XCTestObservation` in the child writes each failure it observes for the test to check.
 @Suite(.enabled(if: ChildProcess.isAvailable, "needs to run this test binary as a child process"))
 struct XCTestReportingTests {
-  @Test func anUnpatchedPlaceholderInAnXCTestCaseIsOneXCTestFailureWithTheDiagnostic() throws {
-    let child = try ChildProcess.runXCTest(
+  @Test func anUnpatchedPlaceholderInAnXCTestCaseIsOneXCTestFailureWithTheDiagnostic() async throws {
+    let child = try await ChildProcess.runXCTest(
       "ArborTestingTests.UnpatchedPlaceholderXCTests", environment: ["ARBOR_XCTEST_CHILD": "report"])
     let failures = try child.lines(after: "ARBOR-XCTEST-FAILURE").map { line in
       try JSONDecoder().decode(FailureObserver.Failure.self, from: Data(line.utf8))
@@ -34,8 +34,8 @@ struct XCTestReportingTests {
     #expect(!child.crashed)
   }
 
-  @Test func outsideATestCaseAValuePlaceholderWarnsOnStandardErrorAndReturnsItsPlaceholder() throws {
-    let child = try ChildProcess.runXCTest(
+  @Test func outsideATestCaseAValuePlaceholderWarnsOnStandardErrorAndReturnsItsPlaceholder() async throws {
+    let child = try await ChildProcess.runXCTest(
       "ArborTestingTests.UnpatchedPlaceholderXCTests", environment: ["ARBOR_XCTEST_CHILD": "report"])
     #expect(child.lines(after: "ARBOR-OUTSIDE-VALUE") == ["0.0"])
     #expect(
@@ -43,8 +43,8 @@ struct XCTestReportingTests {
         "warning: " + unimplementedIssue("Clock.now", at: PlaceholderSite.clock) + "\n"))
   }
 
-  @Test func outsideATestCaseAVoidPlaceholderReportsOnStandardErrorAndReturns() throws {
-    let child = try ChildProcess.runXCTest(
+  @Test func outsideATestCaseAVoidPlaceholderReportsOnStandardErrorAndReturns() async throws {
+    let child = try await ChildProcess.runXCTest(
       "ArborTestingTests.UnpatchedPlaceholderXCTests", environment: ["ARBOR_XCTEST_CHILD": "void"])
     #expect(!child.crashed)
     #expect(child.lines(after: "ARBOR-OUTSIDE-VOID") == ["returned"])

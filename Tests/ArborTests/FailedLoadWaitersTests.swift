@@ -10,7 +10,7 @@ import Testing
     static var placeholder: AlwaysFails { AlwaysFails() }
   }
 
-  @Test func waitersOfAFailedLoadReclaimedAtOnceAreAllWoken() throws {
+  @Test func waitersOfAFailedLoadReclaimedAtOnceAreAllWoken() async throws {
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
@@ -41,10 +41,18 @@ import Testing
         finished.next()
       }.start()
     }
-    let deadline = Date().addingTimeInterval(60)
-    while finished.value < threads, Date() < deadline { usleep(10_000) }
-    // Before the fix, a waiter whose InFlight record was replaced by the next load's slept forever.
-    #expect(finished.value == threads, "\(threads - finished.value) threads still blocked after 60 s")
+    // Before the fix, a waiter whose InFlight record was replaced by the next load's slept forever:
+    // the test fails once no load has ended for 30 s (counted in sleeps, which a busy machine only
+    // lengthens), however long the loads take in all. Suspended, not blocked: the cooperative
+    // pool's threads stay free for the other tests.
+    var seen = -1
+    var idle = 0
+    while finished.value < threads, idle < 3_000 {
+      try await Task.sleep(for: .milliseconds(10))
+      let progress = failures.value + finished.value
+      if progress != seen { (seen, idle) = (progress, 0) } else { idle += 1 }
+    }
+    #expect(finished.value == threads, "\(threads - finished.value) threads blocked, no load ended for 30 s")
     #expect(failures.value == threads * loads)
   }
 

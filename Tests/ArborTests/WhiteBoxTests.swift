@@ -129,7 +129,7 @@ import Testing
     thread.start()
     done.wait()
     // The state is released by the thread's exit, just after its body returns.
-    let deadline = Date().addingTimeInterval(10)
+    let deadline = Date().addingTimeInterval(60)
     while state.withLock({ $0.object != nil }), Date() < deadline { usleep(1_000) }
     #expect(state.withLock { $0.object == nil })
   }

@@ -9,8 +9,9 @@ struct ChildProcess {
   var standardError: String
 
   /// Runs the XCTest cases matching `filter` in a child process, with `environment` added to this
-  /// process's environment, and waits for it to end.
-  static func runXCTest(_ filter: String, environment: [String: String]) throws -> ChildProcess {
+  /// process's environment, and waits for it to end: suspended, not blocking a thread of the
+  /// cooperative pool for as long as the child runs (long, under a sanitizer).
+  static func runXCTest(_ filter: String, environment: [String: String]) async throws -> ChildProcess {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("arbor-child-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -27,8 +28,15 @@ struct ChildProcess {
       .merging(environment) { $1 }.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
     process.standardOutput = try FileHandle(forWritingTo: outputURL)
     process.standardError = try FileHandle(forWritingTo: errorURL)
-    try process.run()
-    process.waitUntilExit()
+    try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Void, any Error>) in
+      process.terminationHandler = { _ in ended.resume() }
+      do {
+        try process.run()
+      } catch {
+        process.terminationHandler = nil
+        ended.resume(throwing: error)
+      }
+    }
     return ChildProcess(
       status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
       standardOutput: try String(contentsOf: outputURL, encoding: .utf8),

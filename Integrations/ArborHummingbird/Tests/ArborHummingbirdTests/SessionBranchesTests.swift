@@ -70,7 +70,7 @@ extension SessionBranchesTests {
     try await app.test(.router) { client in
       _ = try await get(client, as: "ann")
       // No other request comes: the service closes the idle session.
-      for _ in 0..<500 where !teardowns.all.contains("session ann") {
+      for _ in 0..<6_000 where !teardowns.all.contains("session ann") {
         try await Task.sleep(for: .milliseconds(10))
       }
       #expect(teardowns.all.contains("session ann"))
