@@ -26,7 +26,7 @@ package final class Lock<State>: @unchecked Sendable {
   /// runtime check (a thread-local access set, two calls a critical section) would add nothing.
   @usableFromInline @exclusivity(unchecked) var state: State
 
-  private init(_ state: State, waitable: Bool) {
+  private init(_ state: consuming State, waitable: Bool) {
     self.state = state
     check(pthread_mutex_init(mutex, nil), "pthread_mutex_init")
     condition = waitable ? .allocate(capacity: 1) : nil
@@ -34,13 +34,13 @@ package final class Lock<State>: @unchecked Sendable {
   }
 
   /// A lock guarding `state`.
-  package static func make(_ state: State) -> Lock<State> {
+  package static func make(_ state: consuming State) -> Lock<State> {
     Lock(state, waitable: false)
   }
 
   /// A lock guarding `state` that threads can wait on until it is ready: see ``wait(until:)`` and
   /// ``withLockWakingWaiters(_:)``.
-  package static func makeWaitable(_ state: State) -> Lock<State> {
+  package static func makeWaitable(_ state: consuming State) -> Lock<State> {
     Lock(state, waitable: true)
   }
 
