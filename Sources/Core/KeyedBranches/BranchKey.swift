@@ -10,6 +10,30 @@ struct BranchKey: Hashable, @unchecked Sendable {
     case string(String)
     case int(Int)
     case other(AnyHashable)
+
+    // Written out: the synthesised `==` copies both operands into a tuple to switch on them, and
+    // a lease compares and hashes its key on every request.
+    static func == (lhs: Storage, rhs: Storage) -> Bool {
+      switch lhs {
+      case .string(let left):
+        guard case .string(let right) = rhs else { return false }
+        return left == right
+      case .int(let left):
+        guard case .int(let right) = rhs else { return false }
+        return left == right
+      case .other(let left):
+        guard case .other(let right) = rhs else { return false }
+        return left == right
+      }
+    }
+
+    func hash(into hasher: inout Hasher) {
+      switch self {
+      case .string(let value): hasher.combine(value)
+      case .int(let value): hasher.combine(value)
+      case .other(let value): hasher.combine(value)
+      }
+    }
   }
 
   private let storage: Storage
