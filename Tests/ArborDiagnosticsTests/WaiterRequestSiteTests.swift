@@ -59,16 +59,7 @@ import Testing
       // The other thread came after the failure and loaded for itself: try again, holding longer.
       guard loads.load(ordering: .relaxed) == 1 else { continue }
       for (index, line) in [lines.first, lines.second].enumerated() {
-        #expect(
-          errors.withLock { $0[index] } == """
-            FeatureLoadingFailed: could not load TaxTable
-            ├─ requested at: \(site(line))
-            ├─ scope: Root
-            ├─ implementation: TaxTable.remote() registered at \(site(registered.use)) in Root
-            ├─ fix: TaxTable.remote() (\(site(registered.loader))) threw the cause: handle it there,
-            │       or request TaxTable again: failures are not cached
-            └─ cause: Offline: the network is down
-            """)
+        #expect(errors.withLock { $0[index] } == failure(requestedAt: line, registered: registered))
       }
       return
     }
@@ -93,16 +84,20 @@ import Testing
     let error = await #expect(throws: FeatureLoadingFailed.self) { try await root.instance(of: TaxTable.self) }
     let second = error.map { String(reflecting: $0) }
     for (text, line) in [(await first, lines.first), (second, lines.second)] {
-      #expect(
-        text == """
-          FeatureLoadingFailed: could not load TaxTable
-          ├─ requested at: \(site(line))
-          ├─ scope: Root
-          ├─ implementation: TaxTable.remote() registered at \(site(registered.use)) in Root
-          ├─ fix: TaxTable.remote() (\(site(registered.loader))) threw the cause: handle it there,
-          │       or request TaxTable again: failures are not cached
-          └─ cause: Offline: the network is down
-          """)
+      #expect(text == failure(requestedAt: line, registered: registered))
     }
+  }
+
+  /// What a request at `line` is told of the `remote()` loader registered at `registered` failing.
+  func failure(requestedAt line: Int, registered: (use: Int, loader: Int)) -> String {
+    """
+    FeatureLoadingFailed: could not load TaxTable
+    ├─ requested at: \(site(line))
+    ├─ scope: Root
+    ├─ implementation: TaxTable.remote() registered at \(site(registered.use)) in Root
+    ├─ fix: TaxTable.remote() (\(site(registered.loader))) threw the cause: handle it there,
+    │       or request TaxTable again: failures are not cached
+    └─ cause: Offline: the network is down
+    """
   }
 }

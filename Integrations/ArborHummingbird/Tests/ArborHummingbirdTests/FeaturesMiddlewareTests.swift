@@ -4,6 +4,7 @@ import ArborHummingbirdTesting
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Synchronization
 import Testing
 
 @Suite struct FeaturesMiddlewareTests {
@@ -53,6 +54,58 @@ import Testing
       #expect(response.status == .ok)
       #expect(String(buffer: response.body) == "/current")
     }
+  }
+
+  @Test func withoutCurrentFeaturesSessionRequestsStillLoadSyncAndAsyncAndCloseTheirBranches() async throws {
+    let teardowns = Teardowns()
+    let loaderSawCurrent = Mutex<[Bool]>([])
+    let root = FeaturesRoot { registry in
+      registry.use(Counter.live())
+      registry.defineScope(SessionScope.self) { registry in registry.use(SessionTag.live(teardowns: teardowns)) }
+      registry.defineScope(RequestScope.self) { registry in
+        registry.use(RequestTag.live(teardowns: teardowns))
+        registry.use(
+          .cacheable { features async throws -> AsyncTag in
+            // Neither the request nor its loads set current features: the loader has its own.
+            loaderSawCurrent.withLock { $0.append((try? Features.current()) != nil) }
+            try await Task.sleep(for: .milliseconds(1))
+            let tag: RequestTag = try await features.instance()
+            return AsyncTag(number: tag.number)
+          })
+      }
+    }
+    let sessions = KeyedBranches(SessionScope.self, of: root) { (user: String) in Session(user: user) }
+    let router = Router(context: BasicFeaturesRequestContext.self)
+    router.add(
+      middleware: FeaturesMiddleware(
+        sessions: sessions, scope: RequestScope.self, key: { request, _ in request.headers[.init("x-user")!] },
+        setsCurrentFeatures: false
+      ) { request, context in RequestInfo(request: request, context: context) })
+    router.get("tags") { _, context -> String in
+      #expect(throws: CurrentFeaturesUndefined.self) { try Features.current() }
+      let session: SessionTag = try await context.instance()
+      let loadedAsync: AsyncTag = try await context.instance()
+      let request: RequestTag = try await context.instance()
+      #expect(loadedAsync.number == request.number)  // the async loader's request, cached in the branch
+      return "\(session.number) \(request.number)"
+    }
+    try await Application(router: router).test(.router) { client in
+      var answers: [[String]] = []
+      for _ in 0..<2 {
+        let response = try await client.execute(uri: "/tags", method: .get, headers: [.init("x-user")!: "ann"])
+        #expect(response.status == .ok)
+        answers.append(String(buffer: response.body).split(separator: " ").map(String.init))
+        // The request's branch is closed by the time its response is out; the session's is kept.
+        #expect(teardowns.all.last == "request /tags \(answers.last?.last ?? "")")
+      }
+      #expect(answers[0][0] == answers[1][0])  // one session branch for both requests
+      #expect(answers[0][1] != answers[1][1])  // a branch of its own for each request
+    }
+    #expect(loaderSawCurrent.withLock { $0 } == [false, false])
+    #expect(!teardowns.all.contains("session ann"))
+    try await sessions.close()
+    #expect(teardowns.all.last == "session ann")
+    try await root.close()
   }
 
   @Test func concurrentRequestsNeverShareABranch() async throws {
@@ -152,4 +205,10 @@ import Testing
                 or to the route's group, before the route is added
         """)
   }
+}
+
+/// Loaded by an async loader, once per request branch.
+private struct AsyncTag: CacheableFeature {
+  var number: Int
+  static var placeholder: AsyncTag { AsyncTag(number: 0) }
 }
