@@ -154,12 +154,12 @@ extension Features {
   ///   - file: Where it is read; captured for you.
   ///   - line: Where it is read; captured for you.
   /// - Returns: The context the branch of `scope` was made with, or `nil`.
-  /// - Throws: ``FeaturesReleased``.
+  /// - Throws: ``FeaturesClosed`` or ``FeaturesReleased``.
   public func context<Scope: FeaturesScope>(
     ifPresent scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
   ) throws -> Scope.Context? {
     if let context = borrowedBranch?._withUnsafeGuaranteedRef({ $0.context(in: scope) }) { return context }
-    return try withBranch(at: SourceLocation(fileID: file, line: line)) { branch in
+    return try withOpenBranch(.readingContext(scope), at: SourceLocation(fileID: file, line: line)) { branch in
       branch.path.context(for: scope) ?? branch.overrides?.context(for: scope)
     }
   }
@@ -169,7 +169,7 @@ extension Features {
   private func definition<F: Feature>(
     of feature: F.Type, context: F.Context, at location: SourceLocation
   ) throws -> Definition<F> {
-    try withBranch(at: location) { branch in
+    try withOpenBranch(.resolving(feature), at: location) { branch in
       let isRegistered = branch.table.entry(for: FeatureTable.key(feature)) != nil
       guard let overrides = branch.overrides else { return isRegistered ? .registered : .undefined }
       // Unregistered, only a test container's replacement of every request defines it; asking the

@@ -116,14 +116,6 @@ extension Features {
     try await withBranch(scope, context: (), file: file, line: line, isolation: isolation, body)
   }
 
-  /// Throws ``FeaturesClosed`` (or ``FeaturesReleased``) unless these features' branch is open:
-  /// for entry points that do not resolve through the branch, such as a test container's `load`.
-  package func checkOpen(_ request: @autoclosure () -> FeaturesClosed.Request, at location: SourceLocation) throws {
-    try withBranch(at: location) { branch in
-      if branch.isClosed { throw branch.closed(request(), at: location) }
-    }
-  }
-
   /// Records `instance`, made by `loader` outside the branch's own loading (a test container's
   /// `load`), to be torn down when the branch closes, if the loader has a teardown.
   package func recordTeardown<F: Feature>(_ instance: F, loadedBy loader: FeatureLoader, at location: SourceLocation)

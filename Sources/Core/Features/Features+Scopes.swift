@@ -77,8 +77,7 @@ extension Features {
   /// ``context(for:file:line:)`` from the path, a test container's contexts, or the error.
   @usableFromInline
   func contextSlowly<Scope: FeaturesScope>(for scope: Scope.Type, at location: SourceLocation) throws -> Scope.Context {
-    try withBranch(at: location) { branch in
-      if branch.isClosed { throw branch.closed(.readingContext(scope), at: location) }
+    try withOpenBranch(.readingContext(scope), at: location) { branch in
       if let context = branch.path.context(for: scope) ?? branch.overrides?.context(for: scope) { return context }
       throw FeaturesScopeContextUnavailable(scope, in: branch, frames: LoadingThread.currentPath, at: location)
     }
@@ -99,8 +98,7 @@ extension Features {
     _ scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
   ) throws {
     let location = SourceLocation(fileID: file, line: line)
-    try withBranch(at: location) { branch in
-      if branch.isClosed { throw branch.closed(.using("the scope path"), at: location) }
+    try withOpenBranch(.using("the scope path"), at: location) { branch in
       if branch.path.nearest(scope) != nil || branch.overrides?.context(for: scope) != nil { return }
       throw FeaturesScopeUndefined(requiring: scope, in: branch, at: location)
     }

@@ -31,7 +31,9 @@ extension Features {
     let name = String(describing: feature)
     do {
       // Held for the look-up: it reads the path, which a branch below a tether reaches only so.
-      return try withBranch(at: location) { branch in Self.which(feature, named: name, in: branch, at: location) }
+      return try withOpenBranch(.resolving(feature), at: location) { branch in
+        Self.which(feature, named: name, in: branch, at: location)
+      }
     } catch {
       return Which(feature: name, scope: [], implementation: nil, diagnostic: Diagnostic(describing: error))
     }

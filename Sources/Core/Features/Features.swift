@@ -111,6 +111,20 @@ public struct Features: @unchecked Sendable {
     return try withHeldBranch(at: location, body)
   }
 
+  /// Runs `body` with the branch these features view once it is certain to be open: the gate every
+  /// request that is not an inlined cached read passes, so that a closed branch (or one below a
+  /// closed branch) answers nothing but ``FeaturesClosed``.
+  ///
+  /// - Parameter request: What the caller asks, for the diagnostic of a closed branch.
+  package func withOpenBranch<R>(
+    _ request: @autoclosure () -> FeaturesClosed.Request, at location: SourceLocation, _ body: (Branch) throws -> R
+  ) throws -> R {
+    try withBranch(at: location) { branch in
+      if branch.isClosed { throw branch.closed(request(), at: location) }
+      return try body(branch)
+    }
+  }
+
   /// ``withBranch(at:_:)`` when the branch is not borrowed.
   @usableFromInline
   func withHeldBranch<R>(at location: SourceLocation, _ body: (Branch) throws -> R) throws -> R {

@@ -29,7 +29,7 @@ extension Features {
     let location = SourceLocation(fileID: file, line: line)
     let name = String(describing: property)
     do {
-      return try withBranch(at: location) { branch in
+      return try withOpenBranch(.using("the value of \(property)"), at: location) { branch in
         let key = FeatureTable.key(property)
         let boxes = branch.propertySources(key) + [PropertyBox(P.defaultValue, source: .default)]
         let sources = boxes.map { PropertyOrigin.Source($0, in: branch) }

@@ -175,13 +175,16 @@ extension Branch {
     switch remainder {
     case .outcomeOfEarlierClose:
       failures = await outcomeOfClose()
-    case .run(let plan) where Task.isCancelled:
-      // A task of its own when the caller's is cancelled already (withBranch after a
-      // cancellation): teardowns never start cancelled.
-      failures = await Task { await Self.run(plan) }.value
     case .run(let plan):
-      // Otherwise the caller's task runs them, with no task to make.
-      failures = await Self.run(plan)
+      // A task of its own, which nobody cancels: a teardown never starts cancelled, even when the
+      // caller's task is cancelled before or during the close.
+      let closing = ClosesInTask(plan, enclosing: ClosesInTask.current)
+      let task = Task { await ClosesInTask.$current.withValue(closing) { await Self.run(plan) } }
+      // Called from inside a load this close waits for (an async loader closing its own branch, or
+      // an ancestor), waiting would never end: the close goes on in its task, and ends when the
+      // load does.
+      if closing.waitsForTheCurrentTask() { return }
+      failures = await task.value
     }
     if !failures.isEmpty { throw TeardownFailed(failures, closing: path, at: site) }
   }
@@ -276,8 +279,12 @@ extension Branch {
   /// closed, and each that was claimed before ends (and records its teardown) first.
   private func waitForLoadsInFlight() async {
     for load in loadsInFlight() { await load.ended() }
-    let asyncLoads = state.withLock { state in state.asyncLoads.values.map { $0 as! AsyncLoadNode } }
-    for load in asyncLoads { await load.ended() }
+    for load in asyncLoadsInFlight { await load.ended() }
+  }
+
+  /// The async loads in flight here.
+  var asyncLoadsInFlight: [AsyncLoadNode] {
+    existingState?.withLock { state in state.asyncLoads.values.map { $0 as! AsyncLoadNode } } ?? []
   }
 
   /// The synchronous loads in flight here, of single instances and of multitons' contexts, each
@@ -331,9 +338,12 @@ extension Branch {
     return true
   }
 
-  /// The outcome of the close that started first, once it ended.
+  /// The outcome of the close that started first, once it ended; at once when that close is the
+  /// current task's (a teardown closing its own branch again, or an ancestor): it cannot end before
+  /// this returns, and its own caller gets its outcome.
   private func outcomeOfClose() async -> [TeardownFailed.Failure] {
-    await withCheckedContinuation { continuation in
+    if ClosesInTask.current?.contains(self) == true { return [] }
+    return await withCheckedContinuation { continuation in
       let ended = state.withLock { state -> [TeardownFailed.Failure]? in
         if let failures = state.closing?.failures { return failures }
         state.closing?.waiters.append(continuation)

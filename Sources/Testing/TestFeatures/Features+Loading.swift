@@ -34,7 +34,7 @@ extension Features {
       }
       throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
-    try checkOpen(.resolving(F.self), at: location)  // fails on released or closed features, as requests do
+    try withOpenBranch(.resolving(F.self), at: location) { _ in }  // fails on released or closed features, as requests do
     let instance = try load(context, self)
     try recordTeardown(instance, loadedBy: loader, at: location)
     return instance
@@ -62,7 +62,7 @@ extension Features {
   ) async throws -> F {
     let location = SourceLocation(fileID: file, line: line)
     TestReporter.install(at: location)
-    try checkOpen(.resolving(F.self), at: location)
+    try withOpenBranch(.resolving(F.self), at: location) { _ in }
     let instance: F
     switch loader.registration.payload {
     case let load as Loader<F>: instance = try load(context, self)
@@ -163,7 +163,7 @@ extension Features {
   ) throws -> I.Implemented {
     let location = SourceLocation(fileID: file, line: line)
     TestReporter.install(at: location)
-    try checkOpen(.resolving(I.Implemented.self), at: location)
+    try withOpenBranch(.resolving(I.Implemented.self), at: location) { _ in }
     let instance = try I(context: context, features: self).instance
     try recordTeardown(of: implementation, instance: instance, at: location)
     return instance
