@@ -34,7 +34,8 @@ extension Features {
       }
       throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
-    try withOpenBranch(.resolving(F.self), at: location) { _ in }  // fails on released or closed features, as requests do
+    // Fails on released or closed features, as requests do.
+    try withOpenBranch(.resolving(F.self), at: location) { _ in }
     let instance = try load(context, self)
     try recordTeardown(instance, loadedBy: loader, at: location)
     return instance
