@@ -32,7 +32,7 @@ extension Features {
     file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
   ) async throws {
     let location = SourceLocation(fileID: file, line: line)
-    let branch = try branch(at: location)
+    let branch = try branch(at: location).closeTarget
     // Inlined: a close with nothing to do makes no async call.
     guard let remainder = branch.startClose(at: location) else { return }
     try await branch.completeClose(remainder, at: location, isolation: isolation)
@@ -116,25 +116,39 @@ extension Features {
     try await withBranch(scope, context: (), file: file, line: line, isolation: isolation, body)
   }
 
-  /// Records `instance`, made by `loader` outside the branch's own loading (a test container's
-  /// `load`), to be torn down when the branch closes, if the loader has a teardown.
-  package func recordTeardown<F: Feature>(_ instance: F, loadedBy loader: FeatureLoader, at location: SourceLocation)
-    throws
-  {
-    guard loader.hasTeardown else { return }
-    try withBranch(at: location) { $0.recordTeardown(instance, loadedBy: loader.registration) }
+  /// Runs `load`, which does not go through the branch's table (a test container's
+  /// `features.load(...)`), as one of the branch's loads: it fails on a closed branch, and a close
+  /// that starts meanwhile waits for it, then tears down the teardown `load` records.
+  ///
+  /// - Parameter load: Loads the instance, and records its teardown with
+  ///   ``Branch/recordTeardown(_:loadedBy:)``.
+  package func loadOutsideTable<F: Feature>(
+    _ feature: F.Type, at location: SourceLocation, _ load: (Branch) throws -> F
+  ) throws -> F {
+    try withBranch(at: location) { branch in
+      let tracked = try branch.beginOutsideLoad(feature, at: location)
+      let outcome = Result { try load(branch) }
+      branch.endOutsideLoad(tracked, outcome)
+      return try outcome.get()
+    }
   }
 
-  /// Records `instance` of an implementation type made outside the branch's own loading, to be torn
-  /// down with the type's ``FeatureImplementation/teardown`` when the branch closes, if the feature
-  /// is cacheable and the type has one.
-  package func recordTeardown<I: FeatureImplementation>(
-    of implementation: I.Type, instance: I.Implemented, at location: SourceLocation
-  ) throws {
-    guard I.Implemented.self is any CacheableFeature.Type, I.teardown != nil else { return }
-    let loader = FeatureLoader(
-      .cacheable, of: I.Implemented.self, implementation: .type(I.self), location: location,
-      load: { _, _ in instance }, teardown: I.teardown)
-    try recordTeardown(instance, loadedBy: loader, at: location)
+  /// ``loadOutsideTable(_:at:_:)`` for an async load.
+  package func loadOutsideTable<F: Feature>(
+    _ feature: F.Type, at location: SourceLocation, _ load: (Branch) async throws -> F
+  ) async throws -> F {
+    try await withBranch(at: location) { branch in
+      let tracked = try branch.beginOutsideLoad(feature, at: location)
+      do {
+        let instance = try await ClosesInTask.$outsideLoads.withValue(
+          ClosesInTask.outsideLoads + [ObjectIdentifier(tracked)]
+        ) { try await load(branch) }
+        branch.endOutsideLoad(tracked, .success(instance))
+        return instance
+      } catch {
+        branch.endOutsideLoad(tracked, .failure(error))
+        throw error
+      }
+    }
   }
 }

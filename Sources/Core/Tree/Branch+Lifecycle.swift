@@ -32,6 +32,12 @@ extension Branch {
     return FeaturesClosed(request, in: self, closed: nil, at: nil, requestedAt: location)
   }
 
+  /// The branch a `close()` of this one closes: this one, or the root of a test container's copy
+  /// of a tree when this is the branch the copy was made at.
+  @usableFromInline var closeTarget: Branch {
+    overrides?.closesCopiedAncestors(of: self) == true ? root : self
+  }
+
   // MARK: Children
 
   /// Adds `child`, a new branch, to this branch's children, so that closing this one closes it
@@ -131,6 +137,19 @@ extension Branch {
         run: { try await teardown.run(instance) }))
   }
 
+  /// Records `instance` of an implementation type a test container made (`features.load(...)`), to
+  /// be torn down with the type's ``FeatureImplementation/teardown``, if the feature is cacheable
+  /// and the type has one.
+  package func recordTeardown<I: FeatureImplementation>(
+    of implementation: I.Type, instance: I.Implemented, at location: SourceLocation
+  ) {
+    guard I.Implemented.self is any CacheableFeature.Type, I.teardown != nil else { return }
+    let loader = FeatureLoader(
+      .cacheable, of: I.Implemented.self, implementation: .type(I.self), location: location,
+      load: { _, _ in instance }, teardown: I.teardown)
+    recordTeardown(instance, loadedBy: loader.registration)
+  }
+
   private func recordTeardown(_ teardown: PendingTeardown) {
     // Below a tether, the path is made now, while the branch's ancestors are certainly alive: a
     // report of skipped teardowns, from deinit, may no longer reach them. Other branches hold their
@@ -140,6 +159,32 @@ extension Branch {
       state.teardowns.append(teardown)
       hasRecordedTeardowns = true
     }
+  }
+
+  // MARK: Loads outside the table
+
+  /// Starts a load that does not go through this branch's table (a test container's
+  /// `features.load(...)`) as one of its loads in flight: a close that starts meanwhile waits for
+  /// it, then tears down what it recorded.
+  ///
+  /// - Throws: ``FeaturesClosed`` once the branch started closing.
+  func beginOutsideLoad<F: Feature>(_ feature: F.Type, at location: SourceLocation) throws -> AsyncLoad<F> {
+    let load = AsyncLoad<F>(step: nil, path: nil)
+    let key = AsyncLoadKey(outsideLoad: load)
+    // Under the lock a close takes to find the loads in flight.
+    let isOpen = state.withLock { state in
+      if isClosed { return false }
+      state.asyncLoads[key] = load
+      return true
+    }
+    if !isOpen { throw closed(.resolving(feature), at: location) }
+    return load
+  }
+
+  /// Ends a load ``beginOutsideLoad(_:at:)`` started, once it recorded its teardown.
+  func endOutsideLoad<F: Feature>(_ load: AsyncLoad<F>, _ outcome: Result<F, any Error>) {
+    state.withLock { _ = $0.asyncLoads.removeValue(forKey: AsyncLoadKey(outsideLoad: load)) }
+    load.finish(outcome)
   }
 
   // MARK: Closing

@@ -13,6 +13,9 @@ package protocol FeatureOverrides: AnyObject, Sendable {
   var resolvesPlaceholders: Bool { get }
   /// Told of every teardown a branch of the container ran as it closed, in order.
   func tornDown(_ feature: any Feature.Type, implementation: String, in branch: ScopePath, failure: (any Error)?)
+  /// Whether a close of `branch` closes its ancestors too: the branch a test container copied a
+  /// tree at, whose copied ancestors exist for it alone.
+  func closesCopiedAncestors(of branch: Branch) -> Bool
   /// Whether the test may give a missing scope context here (`use(context:for:)`), so that a
   /// diagnostic for one says so first.
   var givesScopeContexts: Bool { get }
@@ -23,4 +26,7 @@ extension FeatureOverrides {
   package func tornDown(
     _ feature: any Feature.Type, implementation: String, in branch: ScopePath, failure: (any Error)?
   ) {}
+
+  /// No branch closes its ancestors: overrides that do not copy trees need not say so.
+  package func closesCopiedAncestors(of branch: Branch) -> Bool { false }
 }

@@ -34,11 +34,12 @@ extension Features {
       }
       throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
-    // Fails on released or closed features, as requests do.
-    try withOpenBranch(.resolving(F.self), at: location) { _ in }
-    let instance = try load(context, self)
-    try recordTeardown(instance, loadedBy: loader, at: location)
-    return instance
+    // Fails on released or closed features, as requests do; a close waits for it.
+    return try loadOutsideTable(F.self, at: location) { branch in
+      let instance = try load(context, self)
+      branch.recordTeardown(instance, loadedBy: loader.registration)
+      return instance
+    }
   }
 
   /// Runs a loader under test, synchronous or `async`, against these features, with a context.
@@ -63,15 +64,16 @@ extension Features {
   ) async throws -> F {
     let location = SourceLocation(fileID: file, line: line)
     TestReporter.install(at: location)
-    try withOpenBranch(.resolving(F.self), at: location) { _ in }
-    let instance: F
-    switch loader.registration.payload {
-    case let load as Loader<F>: instance = try load(context, self)
-    case let load as AsyncLoader<F>: instance = try await load.load(context, self)
-    default: throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
+    return try await loadOutsideTable(F.self, at: location) { branch in
+      let instance: F
+      switch loader.registration.payload {
+      case let load as Loader<F>: instance = try load(context, self)
+      case let load as AsyncLoader<F>: instance = try await load.load(context, self)
+      default: throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
+      }
+      branch.recordTeardown(instance, loadedBy: loader.registration)
+      return instance
     }
-    try recordTeardown(instance, loadedBy: loader, at: location)
-    return instance
   }
 
   /// Runs a loader under test, synchronous or `async`, of a feature that takes no context.
@@ -164,10 +166,11 @@ extension Features {
   ) throws -> I.Implemented {
     let location = SourceLocation(fileID: file, line: line)
     TestReporter.install(at: location)
-    try withOpenBranch(.resolving(I.Implemented.self), at: location) { _ in }
-    let instance = try I(context: context, features: self).instance
-    try recordTeardown(of: implementation, instance: instance, at: location)
-    return instance
+    return try loadOutsideTable(I.Implemented.self, at: location) { branch in
+      let instance = try I(context: context, features: self).instance
+      branch.recordTeardown(of: implementation, instance: instance, at: location)
+      return instance
+    }
   }
 
   /// Runs an implementation type under test, of a feature that takes no context: a disposable.

@@ -88,7 +88,8 @@ public func TestFeatures(_ features: Features, file: StaticString = #fileID, lin
         copy = Branch(definition: branch.definition, parent: copy, path: branch.path, overrides: overrides)
         copy!.copyProperties(from: branch)
       }
-      return copy!  // the path holds at least `original`
+      overrides.closesCopiedAncestors(from: copy!)  // the path holds at least `original`
+      return copy!
     }
   } catch {
     IssueReporting.report(Diagnostic(describing: error), severity: .failure)

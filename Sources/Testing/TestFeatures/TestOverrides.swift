@@ -21,11 +21,23 @@ final class TestOverrides: FeatureOverrides {
     var contexts: [ObjectIdentifier: any Sendable] = [:]
     /// The teardowns the container's branches ran, in order.
     var tornDown: [TornDown] = []
+    /// The branch a copy of a tree was made at (``TestFeatures(_:file:line:)``), whose close closes
+    /// the copied ancestors too: nothing else reaches them.
+    weak var copiedLeaf: Branch?
   }
 
   init(resolvesPlaceholders: Bool, state: State = State()) {
     self.resolvesPlaceholders = resolvesPlaceholders
     self.state = Lock.make(state)
+  }
+
+  /// Makes `branch` the one whose close closes its copied ancestors too.
+  func closesCopiedAncestors(from branch: Branch) {
+    state.withLock { $0.copiedLeaf = branch }
+  }
+
+  func closesCopiedAncestors(of branch: Branch) -> Bool {
+    state.withLock { $0.copiedLeaf === branch }
   }
 
   /// An independent copy: later patches to either do not reach the other.

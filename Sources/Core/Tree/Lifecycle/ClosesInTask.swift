@@ -34,6 +34,7 @@ final class ClosesInTask: Sendable {
   /// only end after the task's own load, which waits for the close.
   func waitsForTheCurrentTask() -> Bool {
     guard !loads.isEmpty else { return false }
+    if Self.outsideLoads.contains(where: loads.contains) { return true }
     var frame = AsyncFrame.current
     while let current = frame {
       if loads.contains(ObjectIdentifier(current.load)) { return true }
@@ -41,6 +42,10 @@ final class ClosesInTask: Sendable {
     }
     return false
   }
+
+  /// The loads outside the table (``Branch/beginOutsideLoad(_:at:)``) the current task runs inside,
+  /// which have no frame on its async path.
+  @TaskLocal static var outsideLoads: [ObjectIdentifier] = []
 
   /// The close the current task runs, if any.
   @TaskLocal static var current: ClosesInTask?
