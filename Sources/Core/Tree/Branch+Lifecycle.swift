@@ -1,9 +1,9 @@
 import Synchronization
 
 // Closing a branch: the children a close must reach, the instances it tears down, and the state
-// that says a branch is closed. `isClosed` (the `detour` bit) and `State.closing` (who closed it,
-// where, and the outcome) are the one place that state is kept; `markClosed` is the one place it
-// is set.
+// that says a branch is closed. `State.lifecycle` (a ``BranchLifecycle``) owns that state; the
+// closed bit of `detour` mirrors it for the inlined reads, set only by `mirrorClosed()` when an
+// event of the lifecycle leaves `open`.
 extension Branch {
   /// Whether `close()` started on this branch or an ancestor: from then on every request, branch
   /// and context lookup through it (or a branch below it) throws ``FeaturesClosed``, a property
@@ -21,10 +21,10 @@ extension Branch {
   package func closed(_ request: FeaturesClosed.Request, at location: SourceLocation) -> FeaturesClosed {
     var branch: Branch? = self
     while let current = branch {
-      if let closing = current.state.withLock({ $0.closing }) {
+      if let closer = current.state.withLock({ $0.lifecycle.closer }) {
         var closedPath: ScopePath? = current.path
-        for _ in 0..<closing.levelsUp { closedPath = closedPath?.parent }
-        return FeaturesClosed(request, in: self, closed: closedPath, at: closing.site, requestedAt: location)
+        for _ in 0..<closer.levelsUp { closedPath = closedPath?.parent }
+        return FeaturesClosed(request, in: self, closed: closedPath, at: closer.site, requestedAt: location)
       }
       // Closed as it was made, under a closing parent: the parent says who closed it.
       branch = current.parent
@@ -46,8 +46,9 @@ extension Branch {
     anchor._withUnsafeGuaranteedRef { anchor in
       anchor.withChildren {
         // Under the lock that `markClosed` sets the bit under.
-        guard detour.load(ordering: .relaxed) & Self.closedBit == 0 else {
-          child.detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
+        guard !isClosed else {
+          child.state.withLock { $0.lifecycle.madeUnderClosingParent() }
+          child.mirrorClosed()
           return
         }
         let reference = Unmanaged.passUnretained(child)
@@ -244,9 +245,9 @@ extension Branch {
   private func markClosed(at site: SourceLocation, levelsUp: Int, collecting: Bool) -> [CloseStep]? {
     anchor._withUnsafeGuaranteedRef { anchor in
       anchor.withChildren {
-        guard detour.load(ordering: .relaxed) & Self.closedBit == 0 || !hasClosing else { return nil }
-        state.withLock { $0.closing = Closing(site: site, levelsUp: levelsUp) }
-        detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
+        let start = state.withLock { $0.lifecycle.startClose(.init(site: site, levelsUp: levelsUp)) }
+        guard start == .run else { return nil }
+        mirrorClosed()
         // Property streams end with the branch: an `observe` made from now on is refused.
         existingProperties?.finishObservers()
         var steps: [CloseStep] = []
@@ -270,9 +271,11 @@ extension Branch {
     }
   }
 
-  /// Whether a close recorded who closed this branch: not one made closed under a closing parent,
-  /// which is marked only.
-  private var hasClosing: Bool { state.withLock { $0.closing != nil } }
+  /// Sets the closed bit of `detour` once the lifecycle left `open`: from then on the inlined reads
+  /// take the slow way, which throws ``FeaturesClosed``.
+  private func mirrorClosed() {
+    detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
+  }
 
   /// Runs a close's plan: each child (with its own children first), then the branch itself.
   private static func run(_ step: CloseStep) async -> [TeardownFailed.Failure] {
@@ -374,9 +377,7 @@ extension Branch {
   private func finishClose(with failures: [TeardownFailed.Failure], onlyIfNothingToTearDown: Bool = false) -> Bool {
     let waiters = state.withLock { state -> [CheckedContinuation<[TeardownFailed.Failure], Never>]? in
       if onlyIfNothingToTearDown, !state.teardowns.isEmpty || !state.asyncLoads.isEmpty { return nil }
-      state.closing?.failures = failures
-      defer { state.closing?.waiters = [] }
-      return state.closing?.waiters ?? []
+      return state.lifecycle.finishClose(with: failures)
     }
     guard let waiters else { return false }
     for waiter in waiters { waiter.resume(returning: failures) }
@@ -389,12 +390,10 @@ extension Branch {
   private func outcomeOfClose() async -> [TeardownFailed.Failure] {
     if ClosesInTask.current?.contains(self) == true { return [] }
     return await withCheckedContinuation { continuation in
-      let ended = state.withLock { state -> [TeardownFailed.Failure]? in
-        if let failures = state.closing?.failures { return failures }
-        state.closing?.waiters.append(continuation)
-        return nil
+      switch state.withLock({ $0.lifecycle.waitForOutcome(continuation) }) {
+      case .suspend: break
+      case .resume(let failures): continuation.resume(returning: failures)
       }
-      if let ended { continuation.resume(returning: ended) }
     }
   }
 }

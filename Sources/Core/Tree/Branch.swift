@@ -110,8 +110,9 @@ package final class Branch: @unchecked Sendable {
     var inFlight: [UnsafeMutablePointer<Atomic<UInt>>: InFlight] = [:]
     /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
     var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
-    /// Set when the branch starts closing (see ``Branch/isClosed``), never unset.
-    var closing: Closing?
+    /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
+    /// the outcome (see ``Branch/isClosed``).
+    var lifecycle = BranchLifecycle<CheckedContinuation<[TeardownFailed.Failure], Never>, [TeardownFailed.Failure]>()
     /// The instances cached here that have a teardown, in the order they were loaded.
     var teardowns: [PendingTeardown] = []
   }
