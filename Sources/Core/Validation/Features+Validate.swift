@@ -39,11 +39,14 @@ extension Features {
     }
     // These features keep `root` alive until validation ends.
     defer { withExtendedLifetime(self) {} }
-    let recorder = ValidationRecorder(inner: root.overrides)
+    let recorder = ValidationRecorder(inner: root.overrides, contexts: given)
+    // Validation's branches are made from an unobserved copy of the tree's definitions: the tree's
+    // observer sees nothing of them, their loads or their teardowns.
     let validationRoot = Features(
-      Branch(definition: root.definition, parent: nil, path: root.path, overrides: recorder))
+      Branch(
+        definition: ScopeDefinition(unobserved: root.definition), parent: nil, path: root.path, overrides: recorder))
     var walk = ValidationWalk(recorder: recorder, contexts: given, location: location)
-    await walk.check(root.definition, in: validationRoot, parent: nil)
+    await walk.run(validationRoot)
     return walk.finish()
   }
 }
