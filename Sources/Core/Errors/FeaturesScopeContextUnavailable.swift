@@ -89,7 +89,7 @@ public struct FeaturesScopeContextUnavailable: DiagnosticError {
       if contexts.hasContext(for: scope) {
         fixes.append(
           "if the app never branches \(registered.name) from branches of \(parent.name), remove "
-            + "contexts.branch(\(registered.name).self, from: \(parent.name).self)")
+            + ValidationContexts.declaration(registered, from: parent))
       }
       return fixes
     }

@@ -45,7 +45,7 @@ public struct FeaturesScopeUnchecked: DiagnosticError {
       kind: "FeaturesScopeUnchecked",
       message: "\(scope.name) was not checked below \(parent.name): validation made no branch of \(parent.name)",
       feature: nil, in: root, frames: [], at: location)
-    let place = "contexts.branch(\(scope.name).self, from: \(parent.name).self)"
+    let place = ValidationContexts.declaration(scope, from: parent)
     diagnostic.notes.append(.init("place", declared ? "declared: \(place)" : "inferred: its loaders read the context"))
     if !defined {
       diagnostic.fix =
@@ -54,6 +54,28 @@ public struct FeaturesScopeUnchecked: DiagnosticError {
     } else {
       diagnostic.fix = "give a context to each scope on the way to \(parent.name), as the problems above say"
     }
+    self.diagnostic = diagnostic
+  }
+
+  /// `scope` is declared to be branched from branches of `parent`, and no definition of it is on
+  /// their path: the app cannot branch it there.
+  ///
+  /// - Parameter undefined: What branching it there threw; its `defined in` note is kept.
+  init(
+    _ scope: any FeaturesScope.Type, from parent: Branch, undefined: FeaturesScopeUndefined, at location: SourceLocation
+  ) {
+    self.scope = scope
+    let parentScope = parent.definition.scope
+    var diagnostic = Diagnostic(
+      kind: "FeaturesScopeUnchecked",
+      message: "\(scope.name) was not checked below \(parentScope.name): it is not defined there", feature: nil,
+      in: parent, frames: [], at: location)
+    let place = ValidationContexts.declaration(scope, from: parentScope)
+    diagnostic.notes.append(.init("place", "declared: \(place)"))
+    diagnostic.notes += undefined.diagnostic.notes.filter { $0.label == "defined in" }
+    diagnostic.fix =
+      "remove \(place): branches of \(parentScope.name) cannot branch \(scope.name)"
+      + "\nor define \(scope.name) with registry.defineScope(\(scope.name).self) { ... } in \(registryName(parentScope))"
     self.diagnostic = diagnostic
   }
 }

@@ -63,6 +63,13 @@ public struct ValidationContexts: Sendable {
     return given(scope)
   }
 
+  /// `contexts.branch(RequestScope.self, from: SessionScope.self)`: the declaration of a place, as
+  /// fixes write it.
+  static func declaration(_ scope: any FeaturesScope.Type, from parent: any FeaturesScope.Type) -> String {
+    let parentName = parent == RootFeaturesScope.self ? "RootFeaturesScope" : parent.name
+    return "contexts.branch(\(scope.name).self, from: \(parentName).self)"
+  }
+
   /// The places declared for `scope`; `nil` when none is.
   func places(of scope: any FeaturesScope.Type) -> [any FeaturesScope.Type]? {
     places[ObjectIdentifier(scope)]?.parents

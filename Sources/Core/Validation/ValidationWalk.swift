@@ -19,6 +19,8 @@ struct ValidationWalk {
   private var checked: [(features: Features, branch: Branch, cluster: String)] = []
   /// The scopes whose context a loader read where no branch of them was on the path.
   private var misses: [(binding: Binding, scope: any FeaturesScope.Type)] = []
+  /// The bindings whose registration conflicts are reported: once, however many places check them.
+  private var conflicting: [ObjectIdentifier] = []
   /// The places inferred, each scope with the scope whose branches it is checked below.
   private var inferred: [(scope: any FeaturesScope.Type, parent: any FeaturesScope.Type)] = []
 
@@ -44,9 +46,9 @@ struct ValidationWalk {
         await check(place.scope, below: branch, cluster: cluster)
       }
     }
+    guard let root = checked.first?.branch else { return }
     for place in places where contexts.hasContext(for: place.scope) {
       guard !checked.contains(where: { $0.branch.definition.scope == place.parent }) else { continue }
-      let root = checked[0].branch
       recorder.record(
         FeaturesScopeUnchecked(
           place.scope, from: place.parent, defined: !root.definitions(of: place.parent).isEmpty,
@@ -69,7 +71,8 @@ struct ValidationWalk {
     checked.append((features, branch, cluster))
     for binding in definition.bindings {
       branches[ObjectIdentifier(binding)] = branch
-      if !binding.conflicts.isEmpty {
+      if !binding.conflicts.isEmpty, !conflicting.contains(ObjectIdentifier(binding)) {
+        conflicting.append(ObjectIdentifier(binding))
         recorder.record(FeatureRegistrationConflict(binding, in: branch, at: binding.site))
       }
       guard binding.registration.lifetime != .static, !recorder.replaces(binding.registration.feature) else { continue }
@@ -83,16 +86,12 @@ struct ValidationWalk {
       }
       // Checked below each branch of the scopes it is declared to be branched from.
       guard contexts.places(of: child.scope) == nil else { continue }
-      let mark = (recorder.mark, notes.count, scopes.count, checked.count, misses.count)
+      let mark = self.mark
       await check(child.scope, below: branch, cluster: cluster)
-      guard let miss = inferredPlace(of: child, since: mark.4) else { continue }
+      guard let miss = inferredPlace(of: child, since: mark.misses) else { continue }
       // Its loaders read the context of a scope it is not branched below here: the app branches it
       // below that scope, so what was found here is not what the app's branches find.
-      recorder.forget(since: mark.0)
-      notes.removeSubrange(mark.1...)
-      scopes.removeSubrange(mark.2...)
-      checked.removeSubrange(mark.3...)
-      misses.removeSubrange(mark.4...)
+      forget(since: mark)
       inferred.append((child.scope, miss.scope))
       note(
         miss.binding,
@@ -100,6 +99,33 @@ struct ValidationWalk {
           + "\(miss.scope.name), not of \(branch.definition.scope.name); to check it elsewhere, declare each place "
           + "the app branches it from: contexts.branch(\(child.scope.name).self, from: ...)")
     }
+  }
+
+  /// How much the walk has found: what to forget back to when a scope turns out to be checked
+  /// where the app does not branch it.
+  private struct Mark {
+    let recorded: (requests: Int, problems: Int)
+    let notes: Int
+    let scopes: Int
+    let checked: Int
+    let misses: Int
+    let conflicting: Int
+  }
+
+  private var mark: Mark {
+    Mark(
+      recorded: recorder.mark, notes: notes.count, scopes: scopes.count, checked: checked.count, misses: misses.count,
+      conflicting: conflicting.count)
+  }
+
+  /// Forgets what the walk found since `mark`; the branches it made since are closed.
+  private mutating func forget(since mark: Mark) {
+    recorder.forget(since: mark.recorded)
+    notes.removeSubrange(mark.notes...)
+    scopes.removeSubrange(mark.scopes...)
+    checked.removeSubrange(mark.checked...)
+    misses.removeSubrange(mark.misses...)
+    conflicting.removeSubrange(mark.conflicting...)
   }
 
   /// Checks a branch of `scope` made below `branch` with the context given, and the scopes below
@@ -111,6 +137,8 @@ struct ValidationWalk {
     }
     switch made(scope) {
     case .success(let features): await check(features, parent: cluster)
+    case .failure(let error as FeaturesScopeUndefined):
+      recorder.record(FeaturesScopeUnchecked(scope, from: branch, undefined: error, at: location))
     case .failure(let error): recorder.record(error as? any DiagnosticError ?? UnexpectedValidationError(error))
     case nil: break  // reported where the scope is defined
     }
@@ -123,7 +151,7 @@ struct ValidationWalk {
     -> (binding: Binding, scope: any FeaturesScope.Type)?
   {
     let definedIn = definition.scopePath.dropLast()
-    let root = checked[0].branch
+    guard let root = checked.first?.branch else { return nil }
     return misses[mark...].first { miss in
       contexts.hasContext(for: miss.scope)
         && root.definitions(of: miss.scope).contains { other in
