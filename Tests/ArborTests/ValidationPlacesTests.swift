@@ -56,7 +56,6 @@ import Testing
   }
 
   @Test func aPlaceWhereTheLoaderCannotSeeTheSessionSaysWhyThereAndFixesThatHold() async throws {
-    let line = RequestTree.readLine
     func validate(_ tree: Features, fromRoot: Bool) async -> FeaturesValidation {
       await tree.validate { contexts in
         contexts.use(Session(user: "check"), for: SessionScope.self)
@@ -68,12 +67,8 @@ import Testing
     let validation = await validate(RequestTree.beside(), fromRoot: true)
     #expect(validation.problems.count == 1)
     #expect(
-      validation.problems.first?.diagnostic.renderedTree() == """
-        FeaturesScopeContextUnavailable: no context for SessionScope
-        ├─ requested at: ArborTests/ValidationPlacesTests.swift:\(line)
-        ├─ scope: Root › PageScope(Page(id: 7))
-        ├─ why: RequestLog is cacheable and registered in PageScope, so it loads in the PageScope branch,
-        │       which is branched here from Root: no SessionScope branch is on its path
+      validation.problems.first?.diagnostic.renderedTree() == RequestTree.unavailableBelowRoot(page: 7) + """
+
         └─ fix: read it with try features.context(ifPresent: SessionScope.self), which is nil where no SessionScope branch is on the path
                 or if the app never branches PageScope from branches of Root, remove contexts.branch(PageScope.self, from: RootFeaturesScope.self)
         """)
@@ -83,7 +78,6 @@ import Testing
   }
 
   @Test func withoutASessionContextTheFixesSayHowToCheckItWhereTheAppBranchesIt() async throws {
-    let line = RequestTree.readLine
     func validate(_ tree: Features, session: Bool) async -> [String] {
       await tree.validate { contexts in
         if session { contexts.use(Session(user: "check"), for: SessionScope.self) }
@@ -97,12 +91,8 @@ import Testing
         "FeaturesScopeContextUnavailable: no context for SessionScope", unchecked,
       ])
     #expect(
-      validation.problems.first?.diagnostic.renderedTree() == """
-        FeaturesScopeContextUnavailable: no context for SessionScope
-        ├─ requested at: ArborTests/ValidationPlacesTests.swift:\(line)
-        ├─ scope: Root › PageScope(Page(id: 7))
-        ├─ why: RequestLog is cacheable and registered in PageScope, so it loads in the PageScope branch,
-        │       which is branched here from Root: no SessionScope branch is on its path
+      validation.problems.first?.diagnostic.renderedTree() == RequestTree.unavailableBelowRoot(page: 7) + """
+
         └─ fix: move defineScope(PageScope.self) into defineScope(SessionScope.self) so that its branches are made from branches of SessionScope
                 or if the app branches PageScope from branches of SessionScope, give validation a context for SessionScope: contexts.use(<a Session>, for: SessionScope.self)
                 or read it with try features.context(ifPresent: SessionScope.self), which is nil where no SessionScope branch is on the path
@@ -116,18 +106,13 @@ import Testing
   }
 
   @Test func theTreeAloneSuggestsNestingTheScopeOrReadingTheContextIfPresentNeverTheMirror() async throws {
-    let line = RequestTree.readLine
     let request = try RequestTree.beside().branch(PageScope.self, context: Page(id: 1))
     var thrown: (any Error)?
     do { _ = try await request.instance(of: RequestLog.self) } catch { thrown = error }
     let error = try #require((thrown as? FeatureLoadingFailed)?.cause ?? thrown)
     #expect(
-      (error as? FeaturesScopeContextUnavailable)?.diagnostic.renderedTree() == """
-        FeaturesScopeContextUnavailable: no context for SessionScope
-        ├─ requested at: ArborTests/ValidationPlacesTests.swift:\(line)
-        ├─ scope: Root › PageScope(Page(id: 1))
-        ├─ why: RequestLog is cacheable and registered in PageScope, so it loads in the PageScope branch,
-        │       which is branched here from Root: no SessionScope branch is on its path
+      (error as? FeaturesScopeContextUnavailable)?.diagnostic.renderedTree() == RequestTree.unavailableBelowRoot(page: 1) + """
+
         └─ fix: move defineScope(PageScope.self) into defineScope(SessionScope.self) so that its branches are made from branches of SessionScope
                 or read it with try features.context(ifPresent: SessionScope.self), which is nil where no SessionScope branch is on the path
         """)
@@ -196,6 +181,18 @@ private struct RequestLog: CacheableFeature {
 }
 
 private enum RequestTree {
+  /// The head of the diagnostic of `RequestLog`'s read of the session's context in a branch of
+  /// `PageScope` made from the root, up to its fixes.
+  static func unavailableBelowRoot(page: Int) -> String {
+    """
+    FeaturesScopeContextUnavailable: no context for SessionScope
+    ├─ requested at: ArborTests/ValidationPlacesTests.swift:\(readLine)
+    ├─ scope: Root › PageScope(Page(id: \(page)))
+    ├─ why: RequestLog is cacheable and registered in PageScope, so it loads in the PageScope branch,
+    │       which is branched here from Root: no SessionScope branch is on its path
+    """
+  }
+
   /// The line of the loader's read of the session's context.
   static let readLine = #line + 9
 
