@@ -110,8 +110,9 @@ import Testing
     var thrown: (any Error)?
     do { _ = try await request.instance(of: RequestLog.self) } catch { thrown = error }
     let error = try #require((thrown as? FeatureLoadingFailed)?.cause ?? thrown)
+    let rendered = (error as? FeaturesScopeContextUnavailable)?.diagnostic.renderedTree()
     #expect(
-      (error as? FeaturesScopeContextUnavailable)?.diagnostic.renderedTree() == RequestTree.unavailableBelowRoot(page: 1) + """
+      rendered == RequestTree.unavailableBelowRoot(page: 1) + """
 
         └─ fix: move defineScope(PageScope.self) into defineScope(SessionScope.self) so that its branches are made from branches of SessionScope
                 or read it with try features.context(ifPresent: SessionScope.self), which is nil where no SessionScope branch is on the path
