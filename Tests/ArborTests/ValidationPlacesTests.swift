@@ -137,6 +137,25 @@ import Testing
     #expect(fixed.problems.isEmpty)
   }
 
+  @Test func aConflictInAScopeCheckedInTwoPlacesIsReportedOnce() async throws {
+    let root = IssueReporting.capturingReports {  // the conflict is also reported as the root is built
+      FeaturesRoot { registry in
+        registry.defineScope(SessionScope.self) { _ in }
+        registry.defineScope(PageScope.self) { registry in
+          registry.use(.cacheable { _ in RequestLog(line: "first") })
+          registry.use(.cacheable { _ in RequestLog(line: "second") })
+        }
+      }
+    }.result
+    let validation = await root.validate { contexts in
+      contexts.use(Session(user: "check"), for: SessionScope.self)
+      contexts.use(Page(id: 7), for: PageScope.self)
+      contexts.branch(PageScope.self, from: RootFeaturesScope.self)
+      contexts.branch(PageScope.self, from: SessionScope.self)
+    }
+    #expect(validation.problems.map(\.diagnostic.kind) == ["FeatureRegistrationConflict"])
+  }
+
   @Test func aPlaceWithoutBranchesOrFromWhereTheScopeCannotBeBranchedIsAProblem() async throws {
     let line = #line + 1
     let validation = await RequestTree.nested().validate { contexts in
