@@ -137,6 +137,50 @@ import Testing
     #expect(fixed.problems.isEmpty)
   }
 
+  @Test func aNestedScopeReadingTheContextOfAScopeElsewhereIsNeverToldToMoveAwayFromItsParent() async throws {
+    func tree(ifPresent: Bool) -> Features {
+      FeaturesRoot { registry in
+        registry.defineScope(TenantScope.self) { _ in }
+        registry.defineScope(SessionScope.self) { registry in
+          registry.defineScope(PageScope.self) { registry in
+            registry.use(
+              .cacheable { features in
+                let tenant =
+                  try ifPresent
+                  ? features.context(ifPresent: TenantScope.self) : features.context(for: TenantScope.self)
+                return RequestLog(
+                  line: "\(try features.context(for: SessionScope.self).user) of \(tenant ?? "no tenant")")
+              })
+          }
+        }
+      }
+    }
+    func validate(_ tree: Features, tenant: Bool) async -> FeaturesValidation {
+      await tree.validate { contexts in
+        contexts.use(Session(user: "check"), for: SessionScope.self)
+        contexts.use(Page(id: 7), for: PageScope.self)
+        if tenant { contexts.use("acme", for: TenantScope.self) }
+      }
+    }
+    let validation = await validate(tree(ifPresent: false), tenant: false)
+    // Moving PageScope into TenantScope would lose the session: the fix left is the loader's.
+    #expect(
+      validation.problems.map { $0.diagnostic.fix } == [
+        "read it with try features.context(ifPresent: TenantScope.self), which is nil where no TenantScope branch is on the path",
+        "give one: contexts.use(<a String>, for: TenantScope.self)",
+      ])
+    #expect(
+      await validate(tree(ifPresent: true), tenant: false).problems.map(\.diagnostic.kind) == [
+        "FeaturesScopeUnchecked"
+      ])
+    // Given the tenant's context, the session scope, whose subtree reads it, is checked below tenants.
+    let below = await validate(tree(ifPresent: false), tenant: true)
+    #expect(below.problems.isEmpty)
+    #expect(
+      below.notes.map(\.text).first?.hasPrefix("reads the context of TenantScope, so SessionScope was checked") == true)
+    #expect(below.graph.scopes.last?.path == ["Root", "TenantScope", "SessionScope", "PageScope"])
+  }
+
   @Test func aConflictInAScopeCheckedInTwoPlacesIsReportedOnce() async throws {
     let root = IssueReporting.capturingReports {  // the conflict is also reported as the root is built
       FeaturesRoot { registry in
@@ -193,6 +237,8 @@ private enum PageScope: FeaturesScope { typealias Context = Page }
 private struct Page: Hashable, Sendable { let id: Int }
 
 private enum JobScope: FeaturesScope {}
+
+private enum TenantScope: FeaturesScope { typealias Context = String }
 
 /// What a request logs under: the session's user and the request.
 private struct RequestLog: CacheableFeature {

@@ -76,32 +76,51 @@ public struct FeaturesScopeContextUnavailable: DiagnosticError {
   ) -> [String] {
     let ifPresent =
       "read it with try features.context(ifPresent: \(scope.name).self), which is nil where no \(scope.name) branch is on the path"
+    // Moving `registered` into `scope`, or validating it below `scope`, keeps the scopes above it
+    // only when `scope` is defined beside it or below that.
+    let beside = definedBeside(scope, registered, in: branch)
+    let move =
+      "move defineScope(\(registered.name).self) into defineScope(\(scope.name).self)"
+      + " so that its branches are made from branches of \(scope.name)"
     guard let validation = branch.overrides as? ValidationRecorder else {
-      return [
-        "move defineScope(\(registered.name).self) into defineScope(\(scope.name).self)"
-          + " so that its branches are made from branches of \(scope.name)", ifPresent,
-      ]
+      return beside ? [move, ifPresent] : [ifPresent]
     }
     let contexts = validation.contexts
     if let parent, let places = contexts.places(of: registered), places.contains(where: { $0 == parent }) {
-      // The app branches it from here, it says: only the loader can change.
+      // The app branches it from here, it says: only the loader can change, or the declaration.
       var fixes = [ifPresent]
-      if contexts.hasContext(for: scope) {
+      if contexts.hasContext(for: scope), places.count > 1 || beside {
         fixes.append(
           "if the app never branches \(registered.name) from branches of \(parent.name), remove "
             + ValidationContexts.declaration(registered, from: parent))
       }
       return fixes
     }
-    var fixes = [
-      "move defineScope(\(registered.name).self) into defineScope(\(scope.name).self)"
-        + " so that its branches are made from branches of \(scope.name)"
-    ]
-    if !contexts.hasContext(for: scope), !branch.definitions(of: scope).isEmpty {
+    guard beside else { return [ifPresent] }
+    var fixes = [move]
+    if !contexts.hasContext(for: scope) {
+      // Given the context, validation checks the scope below `scope`, as the loader's read shows.
       fixes.append(
         "if the app branches \(registered.name) from branches of \(scope.name), give validation a context for "
           + "\(scope.name): contexts.use(<a \(contextTypeName(scope))>, for: \(scope.name).self)")
     }
     return fixes + [ifPresent]
+  }
+
+  /// Whether every definition of `registered` has a definition of `scope` in the same registry or
+  /// below it, outside `registered`: branches of that one can branch `registered` and keep the
+  /// scopes above it.
+  static func definedBeside(_ scope: any FeaturesScope.Type, _ registered: any FeaturesScope.Type, in branch: Branch)
+    -> Bool
+  {
+    let targets = branch.definitions(of: scope)
+    let definitions = branch.definitions(of: registered)
+    return !definitions.isEmpty
+      && definitions.allSatisfy { definition in
+        let registry = definition.scopePath.dropLast()
+        return targets.contains { target in
+          target.scopePath.starts(with: registry, by: ==) && !target.scopePath.contains { $0 == registered }
+        }
+      }
   }
 }

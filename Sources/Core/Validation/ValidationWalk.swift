@@ -150,13 +150,10 @@ struct ValidationWalk {
   private func inferredPlace(of definition: ScopeDefinition, since mark: Int)
     -> (binding: Binding, scope: any FeaturesScope.Type)?
   {
-    let definedIn = definition.scopePath.dropLast()
     guard let root = checked.first?.branch else { return nil }
     return misses[mark...].first { miss in
       contexts.hasContext(for: miss.scope)
-        && root.definitions(of: miss.scope).contains { other in
-          other.scopePath.starts(with: definedIn, by: ==) && !other.scopePath.contains { $0 == definition.scope }
-        }
+        && FeaturesScopeContextUnavailable.definedBeside(miss.scope, definition.scope, in: root)
     }
   }
 
