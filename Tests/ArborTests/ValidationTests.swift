@@ -115,9 +115,9 @@ import Testing
   @Test func aPlaceholderMemberCalledWhileLoadingIsANoteNotAProblem() async throws {
     let line = #line
     let root = FeaturesRoot { registry in
+      registry.use(.cacheable { _ in Meter(read: { 1 }) })
       registry.use(Clock(now: { 1 }))
-      registry.use(Printer.console())
-      registry.use(.cacheable { features in First(seconds: try features.instance(of: Clock.self).now()) })
+      registry.use(.cacheable { features in First(seconds: try features.instance(of: Meter.self).read()) })
       registry.use(
         .cacheable { features in
           try features.instance(of: Greeter.self).greet()  // throws: the placeholder is unimplemented
@@ -132,7 +132,7 @@ import Testing
     #expect(
       validation.notes.map(\.description) == [
         "First.aPlaceholderMemberCalledWhileLoadingIsANoteNotAProblem() (ArborTests/ValidationTests.swift:\(line + 4)):"
-          + " checked with the placeholder behaviour of Clock.now",
+          + " checked with the placeholder behaviour of Meter.read",
         "Second.aPlaceholderMemberCalledWhileLoadingIsANoteNotAProblem() (ArborTests/ValidationTests.swift:\(line + 5)):"
           + " checked up to its call of Greeter.greet",
         "Ledger.aPlaceholderMemberCalledWhileLoadingIsANoteNotAProblem() (ArborTests/ValidationTests.swift:\(line + 11)):"
@@ -171,10 +171,10 @@ import Testing
   @Test func whatALoaderReportsWhileCheckedIsANoteNeverLost() async throws {
     let line = #line
     let root = FeaturesRoot { registry in
-      registry.use(Clock(now: { 1 }))
+      registry.use(.cacheable { _ in Meter(read: { 1 }) })
       registry.use(
         .cacheable { features in
-          let seconds = try features.instance(of: Clock.self).now()  // a placeholder call, noted as one
+          let seconds = try features.instance(of: Meter.self).read()  // a placeholder call, noted as one
           IssueReporting.report(
             Diagnostic(kind: "CacheCold", message: "the cache starts empty"), severity: .warning)
           return First(seconds: seconds)
@@ -186,7 +186,7 @@ import Testing
     let site = "ArborTests/ValidationTests.swift:\(line + 3)"
     #expect(
       validation.notes.map(\.description) == [
-        "First.whatALoaderReportsWhileCheckedIsANoteNeverLost() (\(site)): checked with the placeholder behaviour of Clock.now",
+        "First.whatALoaderReportsWhileCheckedIsANoteNeverLost() (\(site)): checked with the placeholder behaviour of Meter.read",
         "First.whatALoaderReportsWhileCheckedIsANoteNeverLost() (\(site)): reported a warning while checked:"
           + " CacheCold: the cache starts empty",
       ])
@@ -342,6 +342,12 @@ private struct Second: CacheableFeature {
 private struct Third: CacheableFeature {
   init(_ next: (any Sendable)?) {}
   static var placeholder: Third { Third(nil) }
+}
+
+/// A cacheable whose placeholder reports a call to `read` and returns 0.
+private struct Meter: CacheableFeature {
+  var read: @Sendable () -> Double
+  static var placeholder: Meter { Meter(read: unimplemented("Meter.read", placeholder: 0)) }
 }
 
 private struct Reader: CacheableFeature {

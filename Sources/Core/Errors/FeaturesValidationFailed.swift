@@ -12,7 +12,8 @@
 public struct FeaturesValidationFailed: DiagnosticError {
   /// Every problem validation found.
   public let problems: [any DiagnosticError]
-  /// The loaders it could check only in part.
+  /// Its notes on loaders: those it could check only in part, and those whose scope it checked
+  /// below another scope than the one that defines it.
   public let notes: [FeaturesValidation.Note]
   /// Every problem, as causes.
   public let diagnostic: Diagnostic
@@ -25,7 +26,7 @@ public struct FeaturesValidationFailed: DiagnosticError {
       message: "\(problems.count) \(problems.count == 1 ? "problem" : "problems") in the features tree",
       causes: problems.map(\.diagnostic))
     if !notes.isEmpty {
-      diagnostic.notes.append(.init("checked in part", notes.map(\.description).joined(separator: "\n")))
+      diagnostic.notes.append(.init("notes", notes.map(\.description).joined(separator: "\n")))
     }
     diagnostic.fix = "fix each problem below; validation reports them all at once"
     self.diagnostic = diagnostic

@@ -85,6 +85,15 @@ package final class ScopeDefinition: Sendable {
     }
   }
 
+  /// `source` and its nested scopes as they are, told to no observer: the tree validation branches,
+  /// so that the tree's observer sees nothing of validation.
+  convenience init(unobserved source: ScopeDefinition) {
+    self.init(
+      scope: source.scope, location: source.location, bindings: source.bindings, properties: source.properties,
+      table: source.table, parentPath: Array(source.scopePath.dropLast()), origin: nil, observer: nil
+    ) { _, _ in source.children.values.map { ScopeDefinition(unobserved: $0) } }
+  }
+
   private init(
     scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], properties: [UInt: AnyPropertyBox],
     table: FeatureTable, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,

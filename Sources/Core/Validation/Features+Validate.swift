@@ -1,15 +1,20 @@
 extension Features {
   /// Checks the whole tree these features belong to, every defined scope at once, before it
-  /// serves: every loader of every scope runs once, in a branch of its scope made with the
-  /// contexts given, and every request it makes is checked (would it resolve from there?) and
-  /// answered with the requested feature's placeholder. No other loader runs for it, and nothing
-  /// is cached: after validation, real requests load for real.
+  /// serves: every loader of every scope runs once in each place the app branches its scope, in a
+  /// branch made with the contexts given, and every request it makes is checked (would it resolve
+  /// from there?) and answered: with the registered value for a static feature, with the
+  /// requested feature's placeholder otherwise. No other loader runs for it, and nothing is
+  /// cached: after validation, real requests load for real. The tree's observer is told of none of
+  /// it.
   ///
-  /// Validation runs the loaders' own code: a loader that opens a connection opens one. Validate
-  /// a copy with those features patched instead (`TestFeatures(root)` with `use(...)` or
-  /// `patch(...)`): the loaders of patched features do not run, and requests for them get the
-  /// patched instance. A placeholder member a loader calls behaves as the placeholder says; an
-  /// unimplemented one makes a note on that loader, not a problem.
+  /// A scope is checked below the scope that defines it, unless its loaders read the context of
+  /// another scope validation branches (it is then checked below that scope, with a note), or
+  /// the places it is branched from are declared with ``ValidationContexts/branch(_:from:)``.
+  ///
+  /// Validation runs the loaders' own code and the teardowns of what they return: a loader that
+  /// opens a connection opens one, and its teardown closes it. A loader that should not connect
+  /// while validating can ask ``isValidating``. A placeholder member a loader calls behaves as the
+  /// placeholder says; an unimplemented one makes a note on that loader, not a problem.
   ///
   /// ```swift
   /// let validation = await root.validate { contexts in
@@ -19,8 +24,9 @@ extension Features {
   /// ```
   ///
   /// - Parameters:
-  ///   - contexts: Gives a context for each scope whose `Context` is not `Void`; a scope without
-  ///     one is reported unchecked, with the scopes below it.
+  ///   - contexts: Gives a context for each scope whose `Context` is not `Void` (a scope without
+  ///     one is reported unchecked, with the scopes below it), and declares where the app branches
+  ///     a scope from where the tree does not say.
   ///   - file: Where validation is asked for; captured for you.
   ///   - line: Where validation is asked for; captured for you.
   /// - Returns: Every problem, the notes, and the graph of the tree.
@@ -39,11 +45,35 @@ extension Features {
     }
     // These features keep `root` alive until validation ends.
     defer { withExtendedLifetime(self) {} }
-    let recorder = ValidationRecorder(inner: root.overrides)
+    let recorder = ValidationRecorder(inner: root.overrides, contexts: given)
+    // Validation's branches are made from an unobserved copy of the tree's definitions: the tree's
+    // observer sees nothing of them, their loads or their teardowns.
     let validationRoot = Features(
-      Branch(definition: root.definition, parent: nil, path: root.path, overrides: recorder))
+      Branch(
+        definition: ScopeDefinition(unobserved: root.definition), parent: nil, path: root.path, overrides: recorder))
     var walk = ValidationWalk(recorder: recorder, contexts: given, location: location)
-    await walk.check(root.definition, in: validationRoot, parent: nil)
+    await walk.run(validationRoot)
     return walk.finish()
+  }
+
+  /// Whether these features are a branch that validation made: a loader reads it to check itself
+  /// without doing I/O it cannot undo, such as opening a connection while the tree is validated at
+  /// start-up.
+  ///
+  /// ```swift
+  /// static func connected() -> FeatureLoader {
+  ///   .cacheable { features async throws in
+  ///     let settings = try await features.instance(of: OrdersSettings.self)
+  ///     if features.isValidating { return Orders(connection: nil) }
+  ///     return Orders(connection: try await OrdersConnection.open(settings.url))
+  ///   } teardown: { orders in
+  ///     await orders.connection?.close()
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// `false` for the features of a released branch.
+  public var isValidating: Bool {
+    (try? withBranch(at: SourceLocation(fileID: #fileID, line: #line)) { $0.overrides is ValidationRecorder }) ?? false
   }
 }

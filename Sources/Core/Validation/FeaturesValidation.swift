@@ -1,5 +1,5 @@
 /// What ``Features/validate(_:file:line:)`` found: every problem of the tree at once, notes on
-/// loaders it could check only in part, and the graph of registrations and requests.
+/// loaders, and the graph of registrations and requests.
 ///
 /// ```swift
 /// let validation = await root.validate { contexts in
@@ -13,13 +13,15 @@ public struct FeaturesValidation: Sendable {
   /// loader reads off its branch's path, cycles, registration conflicts, loaders that throw, and
   /// scopes left unchecked for want of a context. Empty for a sound tree.
   public let problems: [any DiagnosticError]
-  /// Loaders checked only in part: those that called an unimplemented placeholder member, and
-  /// those whose context validation cannot invent. Not problems.
+  /// Notes on loaders, not problems: those checked only in part (they called an unimplemented
+  /// placeholder member, or take a context validation cannot invent), what a loader reported while
+  /// checked, and the loaders whose reads of another scope's context made validation check their
+  /// scope below that one.
   public let notes: [Note]
   /// Every registration and every request a loader made, by scope.
   public let graph: FeaturesGraph
 
-  /// A loader validation checked only in part, and why.
+  /// A note on a loader: what validation could not check of it, or where it checked it.
   public struct Note: Sendable, Hashable, CustomStringConvertible {
     /// The feature the loader loads: `Greeter`.
     public let feature: String

@@ -1,6 +1,7 @@
 /// What validation branches resolve with: every request is checked against the real tables,
 /// recorded, and answered with the requested feature's placeholder (or with what a test copy's
-/// overrides give), so no other loader runs and nothing is cached.
+/// overrides give), so no other loader runs and nothing is cached. A request for a static feature
+/// gets its registered value.
 final class ValidationRecorder: FeatureOverrides, @unchecked Sendable {
   // Sendable: `inner` is immutable and Sendable; everything else is in `state`, a lock.
 
@@ -23,10 +24,13 @@ final class ValidationRecorder: FeatureOverrides, @unchecked Sendable {
 
   /// A test copy's overrides, consulted first: what they patch is what a loader gets.
   private let inner: (any FeatureOverrides)?
+  /// What validation was given: diagnostics made while validating read the places declared.
+  let contexts: ValidationContexts
   let state = Lock.make(State())
 
-  init(inner: (any FeatureOverrides)?) {
+  init(inner: (any FeatureOverrides)?, contexts: ValidationContexts) {
     self.inner = inner
+    self.contexts = contexts
   }
 
   var resolvesPlaceholders: Bool { false }
@@ -55,7 +59,8 @@ final class ValidationRecorder: FeatureOverrides, @unchecked Sendable {
       state.requests.append(Request(from: loader, to: served, feature: feature, site: location))
       if let problem { state.problems.append(problem) }
     }
-    return patched ?? F.placeholder
+    // A static feature is a value, with nothing in it to keep from running: the loader gets it.
+    return patched ?? (served?.registration.payload as? Box<F>)?.value ?? F.placeholder
   }
 
   /// Runs `body` as the check of `loader`: what it requests is recorded as its requests.
@@ -67,5 +72,19 @@ final class ValidationRecorder: FeatureOverrides, @unchecked Sendable {
 
   func record(_ problem: any DiagnosticError) {
     state.withLock { $0.problems.append(problem) }
+  }
+
+  /// How many requests and problems are recorded: a mark to ``forget(since:)`` back to.
+  var mark: (requests: Int, problems: Int) {
+    state.withLock { ($0.requests.count, $0.problems.count) }
+  }
+
+  /// Forgets the requests and problems recorded since `mark`: what checking a scope in a place the
+  /// app does not branch it found.
+  func forget(since mark: (requests: Int, problems: Int)) {
+    state.withLock { state in
+      state.requests.removeSubrange(mark.requests...)
+      state.problems.removeSubrange(mark.problems...)
+    }
   }
 }

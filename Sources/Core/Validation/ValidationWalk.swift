@@ -1,6 +1,11 @@
 /// One validation pass over a tree's definitions: branches each defined scope with the contexts
-/// given, runs each of its loaders once through a ``ValidationRecorder``, then finds the cycles
-/// in what they requested and draws the graph.
+/// given, in each place the app branches it, runs each of its loaders once there through a
+/// ``ValidationRecorder``, then finds the cycles in what they requested and draws the graph.
+///
+/// A scope is checked below the scope that defines it, unless places are declared for it
+/// (``ValidationContexts/branch(_:from:)``) or inferred: a scope whose loaders read the context of
+/// another scope validation branches, which the place that defines it does not have, is checked
+/// below that scope instead.
 struct ValidationWalk {
   let recorder: ValidationRecorder
   let contexts: ValidationContexts
@@ -10,6 +15,14 @@ struct ValidationWalk {
   private var notes: [FeaturesValidation.Note] = []
   /// The definitions walked, in order, with their graph clusters.
   private var scopes: [(definition: ScopeDefinition, scope: FeaturesGraph.Scope)] = []
+  /// Every branch checked, with its cluster: kept open until the scopes branched from it are checked.
+  private var checked: [(features: Features, branch: Branch, cluster: String)] = []
+  /// The scopes whose context a loader read where no branch of them was on the path.
+  private var misses: [(binding: Binding, scope: any FeaturesScope.Type)] = []
+  /// The bindings whose registration conflicts are reported: once, however many places check them.
+  private var conflicting: [ObjectIdentifier] = []
+  /// The places inferred, each scope with the scope whose branches it is checked below.
+  private var inferred: [(scope: any FeaturesScope.Type, parent: any FeaturesScope.Type)] = []
 
   init(recorder: ValidationRecorder, contexts: ValidationContexts, location: SourceLocation) {
     self.recorder = recorder
@@ -17,38 +30,140 @@ struct ValidationWalk {
     self.location = location
   }
 
-  /// Checks `definition`, whose validation branch `features` views, and the scopes it defines.
-  mutating func check(_ definition: ScopeDefinition, in features: Features, parent: String?) async {
+  /// Checks the tree whose validation root `root` views: every scope where it is defined, then
+  /// every scope declared or inferred to be branched from another below each branch of that one.
+  mutating func run(_ root: Features) async {
+    await check(root, parent: nil)
+    let places = contexts.declared + inferred
+    var next = 0
+    // Checking a scope in a place makes branches that other scopes may be branched from.
+    while next < checked.count {
+      let (_, branch, cluster) = checked[next]
+      next += 1
+      for place in places where place.parent == branch.definition.scope {
+        // A scope is never branched below one of its own branches here: declared places can loop.
+        guard !branch.path.steps.contains(where: { $0.scope == place.scope }) else { continue }
+        await check(place.scope, below: branch, cluster: cluster)
+      }
+    }
+    guard let root = checked.first?.branch else { return }
+    for place in places where contexts.hasContext(for: place.scope) {
+      guard !checked.contains(where: { $0.branch.definition.scope == place.parent }) else { continue }
+      recorder.record(
+        FeaturesScopeUnchecked(
+          place.scope, from: place.parent, defined: !root.definitions(of: place.parent).isEmpty,
+          declared: contexts.places(of: place.scope) != nil, in: root, at: location))
+    }
+  }
+
+  /// Checks the branch `features` views, and the scopes its definition defines that are branched
+  /// where they are defined.
+  private mutating func check(_ features: Features, parent: String?) async {
     let branch: Branch
     do {
       branch = try features.branch(at: location)
     } catch {
       return  // the validation tree is held by this walk: never released
     }
+    let definition = branch.definition
     cluster(definition, parent: parent)
     let cluster = scopes[scopes.count - 1].scope.id
+    checked.append((features, branch, cluster))
     for binding in definition.bindings {
       branches[ObjectIdentifier(binding)] = branch
-      if !binding.conflicts.isEmpty {
+      if !binding.conflicts.isEmpty, !conflicting.contains(ObjectIdentifier(binding)) {
+        conflicting.append(ObjectIdentifier(binding))
         recorder.record(FeatureRegistrationConflict(binding, in: branch, at: binding.site))
       }
       guard binding.registration.lifetime != .static, !recorder.replaces(binding.registration.feature) else { continue }
       await checkLoader(of: binding, in: branch)
     }
     for child in definition.children.values.sorted(by: { $0.scope.name < $1.scope.name }) {
-      guard let childFeatures = branchForChecking(child.scope, below: branch) else {
+      guard contexts.hasContext(for: child.scope) else {
         recorder.record(FeaturesScopeUnchecked(child, below: branch, at: location))
         clusterUnchecked(child, parent: cluster)
         continue
       }
-      await check(child, in: childFeatures, parent: cluster)
+      // Checked below each branch of the scopes it is declared to be branched from.
+      guard contexts.places(of: child.scope) == nil else { continue }
+      let mark = self.mark
+      await check(child.scope, below: branch, cluster: cluster)
+      guard let miss = inferredPlace(of: child, since: mark.misses) else { continue }
+      // Its loaders read the context of a scope it is not branched below here: the app branches it
+      // below that scope, so what was found here is not what the app's branches find.
+      forget(since: mark)
+      inferred.append((child.scope, miss.scope))
+      note(
+        miss.binding,
+        "reads the context of \(miss.scope.name), so \(child.scope.name) was checked below branches of "
+          + "\(miss.scope.name), not of \(branch.definition.scope.name); to check it elsewhere, declare each place "
+          + "the app branches it from: contexts.branch(\(child.scope.name).self, from: ...)")
     }
   }
 
-  /// A branch of `scope` below `branch`, made with the context given for it; `nil` without one.
-  private func branchForChecking<Scope: FeaturesScope>(_ scope: Scope.Type, below branch: Branch) -> Features? {
-    guard let context = contexts.context(for: scope) else { return nil }
-    return try? Features(adopting: branch.branch(scope, context: context, holdsParent: true, at: location))
+  /// How much the walk has found: what to forget back to when a scope turns out to be checked
+  /// where the app does not branch it.
+  private struct Mark {
+    let recorded: (requests: Int, problems: Int)
+    let notes: Int
+    let scopes: Int
+    let checked: Int
+    let misses: Int
+    let conflicting: Int
+  }
+
+  private var mark: Mark {
+    Mark(
+      recorded: recorder.mark, notes: notes.count, scopes: scopes.count, checked: checked.count, misses: misses.count,
+      conflicting: conflicting.count)
+  }
+
+  /// Forgets what the walk found since `mark`; the branches it made since are closed.
+  private mutating func forget(since mark: Mark) {
+    recorder.forget(since: mark.recorded)
+    notes.removeSubrange(mark.notes...)
+    scopes.removeSubrange(mark.scopes...)
+    checked.removeSubrange(mark.checked...)
+    misses.removeSubrange(mark.misses...)
+    conflicting.removeSubrange(mark.conflicting...)
+  }
+
+  /// Checks a branch of `scope` made below `branch` with the context given, and the scopes below
+  /// it; a branch that cannot be made is a problem.
+  private mutating func check(_ scope: any FeaturesScope.Type, below branch: Branch, cluster: String) async {
+    func made<Scope: FeaturesScope>(_ scope: Scope.Type) -> Result<Features, any Error>? {
+      guard let context = contexts.context(for: scope) else { return nil }
+      return Result { try Features(adopting: branch.branch(scope, context: context, holdsParent: true, at: location)) }
+    }
+    switch made(scope) {
+    case .success(let features): await check(features, parent: cluster)
+    case .failure(let error as FeaturesScopeUndefined):
+      recorder.record(FeaturesScopeUnchecked(scope, from: branch, undefined: error, at: location))
+    case .failure(let error): recorder.record(error as? any DiagnosticError ?? UnexpectedValidationError(error))
+    case nil: break  // reported where the scope is defined
+    }
+  }
+
+  /// The first scope whose context a loader of `definition`'s subtree read since `mark`, without a
+  /// branch of it on the path, that validation branches and from whose branches `definition`'s
+  /// scope can be branched: the place the app branches that scope.
+  private func inferredPlace(of definition: ScopeDefinition, since mark: Int)
+    -> (binding: Binding, scope: any FeaturesScope.Type)?
+  {
+    guard let root = checked.first?.branch else { return nil }
+    return misses[mark...].first { miss in
+      contexts.hasContext(for: miss.scope)
+        && FeaturesScopeContextUnavailable.definedBeside(miss.scope, definition.scope, in: root)
+    }
+  }
+
+  /// Adds a note on the loader of `binding`.
+  private mutating func note(_ binding: Binding, _ text: String) {
+    let registration = binding.registration
+    notes.append(
+      .init(
+        feature: String(describing: registration.feature), implementation: registration.implementation,
+        location: binding.site, text: text))
   }
 
   /// Runs the loader of `binding` once in `branch`, turning what goes wrong into problems and notes.
@@ -74,12 +189,7 @@ struct ValidationWalk {
       outcome = .failure(error)
     }
     let registration = binding.registration
-    func note(_ text: String) {
-      notes.append(
-        .init(
-          feature: String(describing: registration.feature), implementation: registration.implementation,
-          location: binding.site, text: text))
-    }
+    func note(_ text: String) { self.note(binding, text) }
     switch outcome {
     case .success(false):
       note(
@@ -93,6 +203,7 @@ struct ValidationWalk {
         note("checked up to its call of \(unimplemented.member)")
       } else if let unavailable = cause as? FeaturesScopeContextUnavailable {
         recorder.record(unavailable)
+        misses.append((binding, unavailable.scope))
       } else {
         recorder.record(error as? any DiagnosticError ?? UnexpectedValidationError(error))
       }

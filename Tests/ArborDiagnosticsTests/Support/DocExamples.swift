@@ -34,6 +34,9 @@ enum DocExamples {
       Block(
         key: "FeaturesScopeContextUnavailable.cacheable", language: "text",
         text: try tree { try aCacheableAboveTheScopeReadsItsContext() }),
+      Block(
+        key: "FeaturesScopeContextUnavailable.branchedHere", language: "text",
+        text: try tree { try aCacheableInAScopeBranchedWhereTheContextIsNot() }),
       Block(key: "CircularDependency", language: "text", text: try tree { try aCycle() }),
       Block(
         key: "CircularDependency.async", language: "text",
@@ -170,6 +173,18 @@ enum DocExamples {
     }
     let session = try root.branch(SessionScope.self, context: session, file: "App/Main.swift", line: 40)
     _ = try session.instance(of: Greeter.self, file: "App/Main.swift", line: 42)
+  }
+
+  static func aCacheableInAScopeBranchedWhereTheContextIsNot() throws {
+    let root = FeaturesRoot { registry in
+      registry.use(Printer.console(), file: "App/Main.swift", line: 11)
+      registry.defineScope(SessionScope.self, file: "App/Main.swift", line: 13) { _ in }
+      registry.defineScope(RequestScope.self, file: "App/Main.swift", line: 15) { registry in
+        registry.use(greeterLive(), file: "App/Main.swift", line: 16)
+      }
+    }
+    let request = try root.branch(RequestScope.self, context: Request(id: 7), file: "App/Server.swift", line: 21)
+    _ = try request.instance(of: Greeter.self, file: "App/Server.swift", line: 23)
   }
 
   static func aCycle() throws {
