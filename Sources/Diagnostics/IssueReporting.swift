@@ -12,8 +12,9 @@
 ///
 /// The reporter is yours. Install one at start-up to route reports where the rest of your
 /// diagnostics go (a logger, a crash reporter); without one, reports are written to standard error.
-/// In tests, `ArborTesting` turns every report into a test failure (Swift Testing or XCTest) before
-/// your reporter sees it, automatically. A report never stops the process: the code that reported
+/// In a test process that links `ArborTesting`, every report made while a test runs becomes that
+/// test's failure (Swift Testing or XCTest) before your reporter sees it, automatically, from the
+/// first test on. A report never stops the process: the code that reported
 /// goes on as safely as it can (an unimplemented member returns its placeholder value, throws
 /// ``FeatureUnimplemented`` or returns nothing).
 ///

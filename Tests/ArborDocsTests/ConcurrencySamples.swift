@@ -79,6 +79,14 @@ final class SessionController {
 }
 // end
 
+// sample: top-level code calls an async function
+/// What `main.swift` starts: an async function, where `try await` makes the async request.
+func start(_ root: Features) async throws -> [String] {
+  let database: Database = try await root.instance()
+  return try await database.query("select 1")
+}
+// end
+
 @Suite struct ConcurrencySamplesTests {
   let root = FeaturesRoot { registry in
     registry.use(Database.connected())
@@ -99,6 +107,10 @@ final class SessionController {
     #expect(orders == ["orders"])
     let controller = SessionController(features: session)
     try controller.greeter.greet()
+  }
+
+  @Test func theAsyncFunctionThatMainStartsRunsTheAsyncLoader() async throws {
+    #expect(try await start(root) == ["select 1"])
   }
 
   @Test func cancellingTheRequesterOfAnAsyncDisposableThrowsCancellationErrorAsItIs() async throws {

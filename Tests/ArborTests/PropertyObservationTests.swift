@@ -68,6 +68,43 @@ import Testing
     #expect(await first(3, of: values) == ["en", "fr", "it"])
   }
 
+  @Test func anAncestorSettingTheValueTheBranchAlreadySeesYieldsNothing() async throws {
+    let root = Self.root()
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let request = try session.branch(RequestScope.self, context: 1)
+    let values = session.observe(GreetingLocale.self)
+    let below = request.observe(GreetingLocale.self)
+    root[GreetingLocale.self] = "en"  // the default's value, now set on the root: still "en" here
+    session[GreetingLocale.self] = "en"  // the session's own set, of the value it already sees
+    root[GreetingLocale.self] = "fr"  // shadowed by the session's own
+    session[GreetingLocale.self] = "de"
+    // Each stream's next value after the first is "de": an "en" yielded again would come before it.
+    #expect(await first(2, of: values) == ["en", "de"])
+    #expect(await first(2, of: below) == ["en", "de"])
+  }
+
+  @Test func aBranchSettingTheValueItInheritsYieldsNothing() async throws {
+    let root = Self.root()
+    root[RequestTimeout.self] = .seconds(7)
+    let session = try root.branch(TrackedScope.self, context: LiveObjects.Object(LiveObjects()))
+    let values = session.observe(RequestTimeout.self)
+    session[RequestTimeout.self] = .seconds(7)  // its own now, equal to the root's it saw
+    root[RequestTimeout.self] = .seconds(8)  // shadowed
+    session[RequestTimeout.self] = .seconds(9)
+    #expect(await first(2, of: values) == [.seconds(7), .seconds(9)])
+  }
+
+  @Test func aValueThatIsNotEquatableIsYieldedForEverySetThatDecidesIt() async throws {
+    let root = Self.root()
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let values = session.observe(Retry.self)
+    root[Retry.self] = Retry.Policy(attempts: 1)  // equal to the default, but it cannot be compared
+    session[Retry.self] = Retry.Policy(attempts: 1)
+    root[Retry.self] = Retry.Policy(attempts: 5)  // shadowed: nothing
+    session[Retry.self] = Retry.Policy(attempts: 2)
+    #expect(await first(4, of: values).map(\.attempts) == [1, 1, 1, 2])
+  }
+
   @Test func aValueThatIsNotEquatableIsYieldedForEverySet() async throws {
     let root = Self.root()
     let values = root.observe(Retry.self)

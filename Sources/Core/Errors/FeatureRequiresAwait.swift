@@ -3,6 +3,10 @@
 /// Async loaders run only for `try await features.instance()`. A cacheable loaded that way is then
 /// served to synchronous requests too; a disposable never is.
 ///
+/// A synchronous request made in a task gets a fix that says where to await: in the async code
+/// rather than a synchronous function it calls, and, for top-level code (`main.swift`), where Swift
+/// chooses the synchronous `instance` even under `try await`, in an `@main` type's async `main()`.
+///
 /// ```
 /// FeatureRequiresAwait: Database is loaded asynchronously
 /// ├─ requested at: App/Handler.swift:8
@@ -23,10 +27,24 @@ public struct FeatureRequiresAwait: DiagnosticError {
       frames: LoadingThread.currentPath, closingWith: feature, at: location)
     diagnostic.implementation = .init(
       name: binding.registration.implementation, location: binding.site, scope: binding.scope.name)
-    diagnostic.fix =
-      binding.registration.lifetime.isCached
-      ? "request it with `try await features.instance()`,\nor await it once in this branch before synchronous requests"
-      : "request it with `try await features.instance()`"
+    // In a task, the code could have awaited: a synchronous function or loader stands between the
+    // task and this request, or the request is top-level code, where Swift picks the synchronous
+    // `instance` even when the line reads `try await`. "Await it" alone would then ask for what the
+    // line may already say.
+    let fix = Task.basePriority == nil ? Self.fixOutsideTasks : Self.fixInTask
+    let cached = binding.registration.lifetime.isCached
+    diagnostic.fix = cached ? fix + ",\nor await it once in this branch before synchronous requests" : fix
     self.diagnostic = diagnostic
   }
+
+  /// The fix of a request made outside any task: synchronous code, which can only be made async.
+  static let fixOutsideTasks = "request it with `try await features.instance()`"
+
+  /// The fix of a synchronous request made in a task.
+  static let fixInTask = """
+    request it with `try await features.instance()` from async code (an async function or loader),
+    not from a synchronous function it calls; in top-level code (main.swift), where Swift makes this
+    synchronous request even under `try await`, move the code into an async function,
+    such as `static func main() async throws` of an `@main` type
+    """
 }

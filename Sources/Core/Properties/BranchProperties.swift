@@ -140,9 +140,7 @@ final class BranchProperties: @unchecked Sendable {
   /// Sets `property` to `value` on `branch`, this one's branch, which the caller keeps alive.
   func set<P: FeaturesProperty>(_ property: P.Type, to value: P.Value, in branch: Branch, at site: SourceLocation) {
     let box = PropertyBox(value, source: .set(path: branch.path, site: site))
-    tree.set(box, for: FeatureTable.key(property), on: self) { existing in
-      (existing as? PropertyBox<P.Value>).map { valuesAreEqual($0.value, value) } ?? false
-    }
+    tree.set(box, for: FeatureTable.key(property), on: self) { existing in existing.hasValue(equalTo: box) }
   }
 
   /// A stream of `property`'s value on `branch`, this one's branch: the current value, then each
@@ -167,18 +165,5 @@ final class BranchProperties: @unchecked Sendable {
   /// The observers of the property keyed `key`.
   func observers(of key: UInt) -> [PropertyObserver] {
     state.withLock { $0.observers.filter { $0.key == key } }
-  }
-}
-
-/// Whether two values are equal, for a type that is `Equatable`; `false` for any other.
-private func valuesAreEqual<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
-  guard let lhs = lhs as? any Equatable else { return false }
-  return lhs.isEqual(to: rhs)
-}
-
-extension Equatable {
-  /// Whether `other` is a value of this type equal to this one.
-  fileprivate func isEqual(to other: Any) -> Bool {
-    (other as? Self) == self
   }
 }

@@ -78,9 +78,11 @@ extension Features {
   ///
   /// The stream yields the value as ``subscript(_:file:line:)`` reads it now, then, in order, every
   /// new value a set gives it here: sets on this branch, and sets on its ancestors that it does not
-  /// shadow with its own. It finishes when the branch is closed or released; the stream does not keep the
-  /// branch alive. Through features whose branch was released, the stream finishes at once and the
-  /// misuse is reported.
+  /// shadow with its own. A set that leaves the value equal to the one last yielded yields nothing;
+  /// values are compared when `P.Value` is `Equatable`, and a value that is not is yielded for every
+  /// set that decides what the branch reads. It finishes when the branch is closed or released; the
+  /// stream does not keep the branch alive. Through features whose branch was released, the stream
+  /// finishes at once and the misuse is reported.
   ///
   /// ```swift
   /// for await timeout in session.observe(RequestTimeout.self) {

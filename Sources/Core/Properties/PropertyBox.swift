@@ -16,6 +16,9 @@ package class AnyPropertyBox: @unchecked Sendable {
 
   /// The value, as diagnostics show it.
   package var valueDescription: String { "" }
+
+  /// Whether `other` holds a value equal to this box's: `false` unless the value is `Equatable`.
+  func hasValue(equalTo other: AnyPropertyBox) -> Bool { false }
 }
 
 /// A property's value in a box of its type.
@@ -30,6 +33,19 @@ package final class PropertyBox<Value: Sendable>: AnyPropertyBox, @unchecked Sen
   }
 
   override package var valueDescription: String { String(describing: value) }
+
+  override func hasValue(equalTo other: AnyPropertyBox) -> Bool {
+    // A value that is not `Equatable` cannot be compared: every box of it counts as a new value.
+    guard let value = value as? any Equatable, let other = other as? PropertyBox<Value> else { return false }
+    return value.isEqual(to: other.value)
+  }
+}
+
+extension Equatable {
+  /// Whether `other` is a value of this type equal to this one.
+  fileprivate func isEqual(to other: Any) -> Bool {
+    (other as? Self) == self
+  }
 }
 
 /// Where a property's value comes from.

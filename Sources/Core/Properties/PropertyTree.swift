@@ -64,8 +64,9 @@ final class PropertyTree: @unchecked Sendable {
     }
   }
 
-  /// Gives the observers of the property keyed `key` their new value, where it changed. Call with the
-  /// lock held.
+  /// Gives the observers of the property keyed `key` their new value, where it changed: a new box
+  /// whose value is equal to the last one given (for an `Equatable` value) is not given again. Call
+  /// with the lock held.
   ///
   /// - Returns: What was held for the notifications, to release once the lock is not.
   private func notify(_ key: UInt, _ state: inout State) -> [AnyObject] {
@@ -88,8 +89,10 @@ final class PropertyTree: @unchecked Sendable {
       for observer in observers {
         let box = source ?? observer.defaultBox
         guard box !== observer.last else { continue }
+        // Another set now decides the value, but the branch sees a change only if the value differs.
+        let unchanged = observer.last?.hasValue(equalTo: box) ?? false
         observer.last = box
-        observer.yield(box)
+        if !unchanged { observer.yield(box) }
       }
     }
     return held
@@ -106,7 +109,8 @@ final class PropertyObserver: @unchecked Sendable {
   let yield: @Sendable (AnyPropertyBox) -> Void
   /// Ends the stream.
   let finish: @Sendable () -> Void
-  /// The box whose value the stream was given last.
+  /// The box that decides the branch's value now; the stream was last given its value, or one equal
+  /// to it.
   var last: AnyPropertyBox?
 
   init<P: FeaturesProperty>(_ property: P.Type, continuation: AsyncStream<P.Value>.Continuation) {

@@ -4,10 +4,12 @@ import Testing
 /// Turns the diagnostics Arbor cannot throw (an unpatched placeholder called, a feature registered
 /// twice) into test failures: a Swift Testing issue, or an XCTest failure.
 ///
-/// Installed once per process, the first time the process uses any ArborTesting API: a container
-/// (``TestFeatures(file:line:)``, ``TestFeatures(_:file:line:)``), a patch, a `load`, or a test with a
-/// ``Testing/Trait/features(_:)`` trait, whose scope installs it before the test body runs. Core
-/// calls it for every report from then on, in every test, whether or not that test uses ArborTesting.
+/// Installed as the process loads ArborTesting (see `TestReporter+Load.swift`), before any test
+/// runs: every report Arbor makes in a running test is a failure of that test, whatever ran before
+/// and whether or not the test uses ArborTesting. Where the compiler cannot install it at load, it is
+/// installed by the first ArborTesting call: a container (``TestFeatures(file:line:)``,
+/// ``TestFeatures(_:file:line:)``), a patch, a `load`, or a test with a ``Testing/Trait/features(_:)``
+/// trait, whose scope installs it before the test body runs.
 ///
 /// Where the report goes:
 /// 1. In a Swift Testing test (the calling task has `Test.current`): an issue whose comment is the

@@ -48,7 +48,11 @@ enum DocExamples {
       Block(key: "FeaturesReleased", language: "text", text: try tree { try featuresUsedAfterRelease() }),
       Block(key: "FeatureUnimplemented", language: "text", text: try tree { try aPlaceholderCalled() }),
       Block(
-        key: "FeatureRequiresAwait", language: "text", text: try tree { try anAsyncLoaderRequestedSynchronously() }),
+        key: "FeatureRequiresAwait", language: "text",
+        text: try outsideAnyTask { try tree { try anAsyncLoaderRequestedSynchronously() } }),
+      Block(
+        key: "FeatureRequiresAwait.task", language: "text",
+        text: try tree { try anAsyncLoaderRequestedSynchronously() }),
       Block(
         key: "CurrentFeaturesUndefined", language: "text",
         text: try tree { _ = try Features.current(file: "App/Handler.swift", line: 12) }),

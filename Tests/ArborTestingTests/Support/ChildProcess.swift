@@ -12,6 +12,18 @@ struct ChildProcess {
   /// process's environment, and waits for it to end: suspended, not blocking a thread of the
   /// cooperative pool for as long as the child runs (long, under a sanitizer).
   static func runXCTest(_ filter: String, environment: [String: String]) async throws -> ChildProcess {
+    try await run(arguments: [filter], environment: environment)
+  }
+
+  /// Runs the Swift Testing tests matching `filter` in a child process, as ``runXCTest(_:environment:)``
+  /// runs XCTest cases.
+  static func runSwiftTesting(_ filter: String, environment: [String: String]) async throws -> ChildProcess {
+    try await run(arguments: ["--testing-library", "swift-testing", "--filter", filter], environment: environment)
+  }
+
+  /// Runs this test binary with `arguments` and `environment` added to this process's environment,
+  /// and waits for it to end.
+  private static func run(arguments: [String], environment: [String: String]) async throws -> ChildProcess {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("arbor-child-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -22,7 +34,7 @@ struct ChildProcess {
 
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
-    process.arguments = [filter]
+    process.arguments = arguments
     // No backtrace on the expected crash: it only slows the child down.
     process.environment = ProcessInfo.processInfo.environment
       .merging(environment) { $1 }.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
