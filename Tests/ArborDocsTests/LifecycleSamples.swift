@@ -106,6 +106,32 @@ func installReporter() {
 }
 // end
 
+// sample: a teardown that signs out
+enum AccountScope: FeaturesScope { typealias Context = String }
+
+struct SignOut: CacheableFeature {
+  var run: @Sendable () async throws -> Void
+  static var placeholder: SignOut { SignOut(run: unimplemented("SignOut.run")) }
+}
+
+func accounts(of root: Features) -> KeyedBranches<String, AccountScope> {
+  KeyedBranches(AccountScope.self, of: root) { user in user }
+}
+
+extension SignOut {
+  /// Evicting the account's own key closes the branch this teardown runs in: that close returns at
+  /// once, and the close already running ends the branch.
+  static func evicting(from accounts: @escaping @Sendable () -> KeyedBranches<String, AccountScope>) -> FeatureLoader {
+    .cacheable { features in
+      let user = try features.context(for: AccountScope.self)
+      return SignOut(run: { try await accounts().evict(user) })
+    } teardown: { signOut in
+      try await signOut.run()
+    }
+  }
+}
+// end
+
 /// A stand-in for a real connection pool: it logs what it does, for the test to read.
 struct StorePool: Sendable {
   static let events = Mutex<[String]>([])
@@ -151,6 +177,28 @@ struct StorePool: Sendable {
     _ = try await root.instance(of: Store.self)
     await shutDown(root)
     #expect(StorePool.events.withLock { $0 } == ["Store (Store.failing()) failed to close: busy"])
+  }
+
+  @Test func aTeardownThatEvictsItsOwnAccountEndsWithTheRootsClose() async throws {
+    let kept = Mutex<KeyedBranches<String, AccountScope>?>(nil)
+    let root = FeaturesRoot { registry in
+      registry.defineScope(AccountScope.self) { registry in
+        registry.use(SignOut.evicting(from: { kept.withLock { $0! } }))
+      }
+    }
+    let sessions = accounts(of: root)
+    kept.withLock { $0 = sessions }
+    try await sessions.withBranch(for: "ann") { account in _ = try await account.instance(of: SignOut.self) }
+    // Closes ann's branch, whose teardown evicts "ann": bounded, so that a close waiting for
+    // itself fails the test instead of hanging it.
+    let closed = Mutex(false)
+    Task {
+      try await root.close()
+      closed.withLock { $0 = true }
+    }
+    for _ in 0..<30_000 where !closed.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+    #expect(closed.withLock { $0 })
+    await #expect(throws: FeaturesClosed.self) { try await sessions.branch(for: "ann") }
   }
 
   struct Busy: Error, CustomStringConvertible {
