@@ -23,6 +23,8 @@ public protocol FeaturesObserver: AnyObject, Sendable {
   func branchClosed(_ branch: BranchEvent)
   /// A teardown ran as its branch closed: what it tore down, where, how long it took, how it ended.
   func tornDown(_ teardown: TeardownEvent)
+  /// A branch's start ended: its eager loads and before-serving work, in the order each began.
+  func started(_ start: StartEvent)
 }
 
 extension FeaturesObserver {
@@ -34,4 +36,6 @@ extension FeaturesObserver {
   public func branchClosed(_ branch: BranchEvent) {}
   /// Does nothing.
   public func tornDown(_ teardown: TeardownEvent) {}
+  /// Does nothing.
+  public func started(_ start: StartEvent) {}
 }

@@ -10,18 +10,31 @@
 /// ```
 public final class LoadProfile: FeaturesObserver, @unchecked Sendable {
   // Sendable: all state is in `state`, a lock.
-  private let state = Lock<[LoadEvent]>.make([])
+  private let state = Lock<State>.make(State())
+
+  private struct State {
+    var loads: [LoadEvent] = []
+    var starts: [StartEvent] = []
+  }
 
   /// An empty profile.
   public init() {}
 
   /// Keeps `load`.
   public func loaded(_ load: LoadEvent) {
-    state.withLock { $0.append(load) }
+    state.withLock { $0.loads.append(load) }
+  }
+
+  /// Keeps `start`.
+  public func started(_ start: StartEvent) {
+    state.withLock { $0.starts.append(start) }
   }
 
   /// Every load so far, in the order they ended.
-  public var loads: [LoadEvent] { state.withLock { $0 } }
+  public var loads: [LoadEvent] { state.withLock { $0.loads } }
+
+  /// Every start so far, in the order they ended.
+  public var starts: [StartEvent] { state.withLock { $0.starts } }
 
   /// The loads as a tree by who requested them, each with its implementation, branch and
   /// duration (its own requests included), siblings slowest first.
@@ -32,26 +45,45 @@ public final class LoadProfile: FeaturesObserver, @unchecked Sendable {
   /// │  └─ Printer.console() in Root › SessionScope(Session(user: "ann")): 2.02 ms
   /// └─ Clock.live() in Root: 0.30 ms
   /// ```
+  ///
+  /// A start (``Features/start(timeout:file:line:isolation:)``) comes first, as one tree: each
+  /// step in the order it began, with the loads each eager feature waited for below it.
+  ///
+  /// ```
+  /// start-up of Root: 25.10 ms
+  /// ├─ Database.live(): 20.02 ms
+  /// │  └─ Config.live() in Root: 1.20 ms
+  /// └─ before serving (App/Main.swift:12): 5.01 ms
+  /// ```
   public func report() -> String {
     let forest = LoadForest(loads)
     let total = forest.roots.reduce(Duration.zero) { $0 + forest.loads[$1].duration }
-    var lines = [
-      "\(forest.loads.count) \(forest.loads.count == 1 ? "load" : "loads"), \(milliseconds(total)) at the top"
-    ]
-    func emit(_ index: Int, prefix: String, isLast: Bool) {
-      let load = forest.loads[index]
-      let place = Diagnostic.render(scope: load.scope, style: .unicode)
-      let outcome = load.failure.map { ", failed: \($0.summary())" } ?? ""
+    var lines: [String] = []
+    for start in starts {
+      let outcome = start.failure.map { ", failed: \($0.summary())" } ?? ""
       lines.append(
-        prefix + (isLast ? "└─ " : "├─ ")
-          + "\(load.implementation) in \(place): \(milliseconds(load.duration))\(outcome)")
-      let children = forest.children[index]
-      for (position, child) in children.enumerated() {
-        emit(child, prefix: prefix + (isLast ? "   " : "│  "), isLast: position == children.count - 1)
+        "start-up of \(Diagnostic.render(scope: start.scope, style: .unicode)): \(milliseconds(start.duration))\(outcome)"
+      )
+      for (position, step) in start.steps.enumerated() {
+        let isLast = position == start.steps.count - 1
+        let failure = step.failure.map { ", failed: \($0.summary())" } ?? ""
+        lines.append((isLast ? "└─ " : "├─ ") + "\(step.name): \(milliseconds(step.duration))\(failure)")
+        // The eager load itself: a load of its feature that began in the step, requested by no other.
+        let load = forest.roots.first { root in
+          let load = forest.loads[root]
+          return load.feature == step.feature && load.start >= step.start && load.start <= step.start + step.duration
+        }
+        guard let load else { continue }
+        let children = forest.children[load]
+        for (index, child) in children.enumerated() {
+          forest.emit(child, prefix: isLast ? "   " : "│  ", isLast: index == children.count - 1, into: &lines)
+        }
       }
     }
+    lines.append(
+      "\(forest.loads.count) \(forest.loads.count == 1 ? "load" : "loads"), \(milliseconds(total)) at the top")
     for (position, root) in forest.roots.enumerated() {
-      emit(root, prefix: "", isLast: position == forest.roots.count - 1)
+      forest.emit(root, prefix: "", isLast: position == forest.roots.count - 1, into: &lines)
     }
     return lines.joined(separator: "\n")
   }
@@ -95,6 +127,20 @@ private struct LoadForest {
   private(set) var roots: [Int] = []
   /// Each load's requests, slowest first.
   private(set) var children: [[Int]]
+
+  /// Appends the line of the load at `index`, then its requests' below it.
+  func emit(_ index: Int, prefix: String, isLast: Bool, into lines: inout [String]) {
+    let load = loads[index]
+    let place = Diagnostic.render(scope: load.scope, style: .unicode)
+    let outcome = load.failure.map { ", failed: \($0.summary())" } ?? ""
+    lines.append(
+      prefix + (isLast ? "└─ " : "├─ ") + "\(load.implementation) in \(place): \(milliseconds(load.duration))\(outcome)"
+    )
+    for (position, child) in children[index].enumerated() {
+      emit(
+        child, prefix: prefix + (isLast ? "   " : "│  "), isLast: position == children[index].count - 1, into: &lines)
+    }
+  }
 
   init(_ loads: [LoadEvent]) {
     let byStart = loads.sorted { $0.start < $1.start }

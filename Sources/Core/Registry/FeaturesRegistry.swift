@@ -25,12 +25,55 @@ public struct FeaturesRegistry<Scope: FeaturesScope> {
 
   /// Registers a loader in this scope.
   ///
+  /// A cacheable without a context may be `eager`: ``Features/start(timeout:file:line:isolation:)``
+  /// on a branch of this scope (the root, for the root's registry) loads it before the branch
+  /// serves, after the features it requests. Time limits bound its load in a start, and its
+  /// teardown in a close: one that passes its limit is reported, and the rest goes on.
+  ///
+  /// ```swift
+  /// registry.use(Database.live(), eager: true, startTimeLimit: .seconds(10), teardownTimeLimit: .seconds(5))
+  /// ```
+  ///
   /// - Parameters:
   ///   - loader: The implementation, from ``FeatureLoader``'s factories.
+  ///   - eager: Whether `start()` loads it.
+  ///   - startTimeLimit: How long its load may take in `start()`; no limit when `nil`.
+  ///   - teardownTimeLimit: How long its teardown may take in a close; no limit when `nil`.
   ///   - file: Where it is registered; captured for you.
   ///   - line: Where it is registered; captured for you.
-  public mutating func use(_ loader: FeatureLoader, file: StaticString = #fileID, line: UInt = #line) {
-    content.register(loader.registration, at: SourceLocation(fileID: file, line: line))
+  public mutating func use(
+    _ loader: FeatureLoader, eager: Bool = false, startTimeLimit: Duration? = nil, teardownTimeLimit: Duration? = nil,
+    file: StaticString = #fileID, line: UInt = #line
+  ) {
+    content.register(
+      loader.registration, at: SourceLocation(fileID: file, line: line),
+      lifecycle: Binding.LifecycleOptions(
+        isEager: eager, startTimeLimit: startTimeLimit, teardownTimeLimit: teardownTimeLimit))
+  }
+
+  /// Names work that must finish before a branch of this scope serves: a migration, a cache to
+  /// warm.
+  ///
+  /// ``Features/start(timeout:file:line:isolation:)`` runs it once, in the started branch's
+  /// features, after every eager feature loaded, in the order it was named; its failure fails the
+  /// start like a load's.
+  ///
+  /// ```swift
+  /// registry.beforeServing { features in
+  ///   try await features.instance(of: Database.self).migrate()
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - timeLimit: How long it may take; no limit when `nil` (the start's own still applies).
+  ///   - file: Where it is named; captured for you.
+  ///   - line: Where it is named; captured for you.
+  ///   - work: The work, given the started branch's features.
+  public mutating func beforeServing(
+    timeLimit: Duration? = nil, file: StaticString = #fileID, line: UInt = #line,
+    _ work: @escaping @Sendable (Features) async throws -> Void
+  ) {
+    content.startWork.append(StartWork(run: work, timeLimit: timeLimit, site: SourceLocation(fileID: file, line: line)))
   }
 
   /// Registers an implementation type in this scope, cacheable or disposable as its feature is.
@@ -134,6 +177,8 @@ struct ScopeContent {
   /// (see ``ScopeDefinition/init(_:parentTable:parentPath:observer:reporting:)``), so registering
   /// appends one reference rather than a registration and its site, to be copied again later.
   var bindings: [Binding] = []
+  /// What `beforeServing` named, in order.
+  var startWork: [StartWork] = []
   /// The values `set(_:to:)` gave properties, in order: the last for a property wins.
   var properties: [PropertySetting] = []
   var scopes: [ScopeContent] = []
@@ -141,7 +186,10 @@ struct ScopeContent {
   var scopeIndices: [ObjectIdentifier: Int] = [:]
 
   /// Registers `registration`, made with `registry.use(...)` at `site`.
-  mutating func register(_ registration: Registration, at site: SourceLocation) {
-    bindings.append(Binding(registration: registration, site: site, scope: scope, conflicts: []))
+  mutating func register(
+    _ registration: Registration, at site: SourceLocation,
+    lifecycle: Binding.LifecycleOptions = Binding.LifecycleOptions()
+  ) {
+    bindings.append(Binding(registration: registration, site: site, scope: scope, conflicts: [], lifecycle: lifecycle))
   }
 }

@@ -16,6 +16,8 @@ package final class ScopeDefinition: Sendable {
   /// The scopes from the root to this one.
   package let scopePath: [any FeaturesScope.Type]
   package let bindings: [Binding]
+  /// What this scope's registry named to run before a started branch serves, in order.
+  package let startWork: [StartWork]
   /// What the tree's loads and branches are reported to; `nil` when nobody observes the tree.
   let observer: (any FeaturesObserver)?
   /// Whether ``observer`` is set: one byte for the load path to test.
@@ -57,7 +59,7 @@ package final class ScopeDefinition: Sendable {
       table = FeatureTable(bindings, over: parentTable)!  // the features now differ
     }
     self.init(
-      scope: content.scope, location: content.location, bindings: bindings,
+      scope: content.scope, location: content.location, bindings: bindings, startWork: content.startWork,
       properties: PropertySetting.boxes(content.properties, in: parentPath + [content.scope]), table: table,
       parentPath: parentPath, origin: nil, observer: observer
     ) { table, scopePath in
@@ -77,7 +79,8 @@ package final class ScopeDefinition: Sendable {
   /// requests still fail on them.
   convenience init(deriving source: ScopeDefinition, parentTable: FeatureTable, parentPath: [any FeaturesScope.Type]) {
     self.init(
-      scope: source.scope, location: source.location, bindings: source.bindings, properties: source.properties,
+      scope: source.scope, location: source.location, bindings: source.bindings, startWork: source.startWork,
+      properties: source.properties,
       table: FeatureTable(source.bindings, over: parentTable)!,  // a definition's bindings register distinct features
       parentPath: parentPath, origin: source.origin, observer: source.observer
     ) { table, scopePath in
@@ -89,13 +92,15 @@ package final class ScopeDefinition: Sendable {
   /// so that the tree's observer sees nothing of validation.
   convenience init(unobserved source: ScopeDefinition) {
     self.init(
-      scope: source.scope, location: source.location, bindings: source.bindings, properties: source.properties,
+      scope: source.scope, location: source.location, bindings: source.bindings, startWork: source.startWork,
+      properties: source.properties,
       table: source.table, parentPath: Array(source.scopePath.dropLast()), origin: nil, observer: nil
     ) { _, _ in source.children.values.map { ScopeDefinition(unobserved: $0) } }
   }
 
   private init(
-    scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], properties: [UInt: AnyPropertyBox],
+    scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], startWork: [StartWork],
+    properties: [UInt: AnyPropertyBox],
     table: FeatureTable, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,
     observer: (any FeaturesObserver)?,
     children makeChildren: (FeatureTable, [any FeaturesScope.Type]) -> [ScopeDefinition]
@@ -107,6 +112,7 @@ package final class ScopeDefinition: Sendable {
     let scopePath = parentPath + [scope]
     self.scopePath = scopePath
     self.bindings = bindings
+    self.startWork = startWork
     self.properties = properties
     self.table = table
     var children: [ObjectIdentifier: ScopeDefinition] = [:]
@@ -143,7 +149,8 @@ package final class ScopeDefinition: Sendable {
     for (index, conflicts) in conflicting {
       let first = firsts[index]
       firsts[index] = Binding(
-        registration: first.registration, site: first.site, scope: first.scope, conflicts: conflicts)
+        registration: first.registration, site: first.site, scope: first.scope, conflicts: conflicts,
+        lifecycle: first.lifecycle)
     }
     return firsts
   }

@@ -307,7 +307,15 @@ extension Branch {
       var failure: (any Error)?
       let start = observer != nil ? ContinuousClock.now : nil
       do {
-        try await teardown.run()
+        if let limit = teardown.binding?.lifecycle.teardownTimeLimit {
+          // One that hangs is reported, and the close goes on.
+          guard let outcome = await TimeLimit.run(within: limit, teardown.run) else {
+            throw TeardownTimedOut(limit: limit)
+          }
+          try outcome.get()
+        } else {
+          try await teardown.run()
+        }
       } catch {
         failure = error
         failures.append(TeardownFailed.Failure(teardown, in: path, cause: error))

@@ -112,6 +112,8 @@ package final class Branch: @unchecked Sendable {
     var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
     /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
     /// the outcome (see ``Branch/isClosed``).
+    /// Whether the branch's start ran, and how it ended.
+    var start = BranchStart<CheckedContinuation<FeaturesStartFailed?, Never>, FeaturesStartFailed>()
     var lifecycle = BranchLifecycle<CheckedContinuation<[TeardownFailed.Failure], Never>, [TeardownFailed.Failure]>()
     /// The instances cached here that have a teardown, in the order they were loaded.
     var teardowns: [PendingTeardown] = []

@@ -23,6 +23,7 @@ extension FeaturesReleased: CustomTestStringConvertible {}
 extension FeaturesScopeContextUnavailable: CustomTestStringConvertible {}
 extension FeaturesScopeUnchecked: CustomTestStringConvertible {}
 extension FeaturesScopeUndefined: CustomTestStringConvertible {}
+extension FeaturesStartFailed: CustomTestStringConvertible {}
 extension FeaturesValidationFailed: CustomTestStringConvertible {}
 extension KeyedBranchesClosed: CustomTestStringConvertible {}
 extension KeyedBranchesIdleTimeInvalid: CustomTestStringConvertible {}
@@ -30,4 +31,5 @@ extension KeyedBranchesMaximumCountInvalid: CustomTestStringConvertible {}
 extension ResolvedContextMissing: CustomTestStringConvertible {}
 extension TeardownFailed: CustomTestStringConvertible {}
 extension TeardownSkipped: CustomTestStringConvertible {}
+extension TeardownTimedOut: CustomTestStringConvertible {}
 extension TestFeaturesMisuse: CustomTestStringConvertible {}

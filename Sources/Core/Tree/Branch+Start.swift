@@ -1,0 +1,30 @@
+extension Branch {
+  /// Starts this branch once, however many callers ask: the first runs the start (in a task of its
+  /// own, so that no caller's cancellation cuts it short), the others wait for its outcome.
+  ///
+  /// - Parameter features: The branch's features, which the start's loads request through.
+  func start(through features: Features, timeout: Duration?, at location: SourceLocation) async throws {
+    let failure: FeaturesStartFailed?
+    // A start that ended answers with its outcome, even once the branch closed (as a failed start
+    // closes it); a closed branch does not begin one.
+    let action = state.withLock {
+      state -> BranchStart<CheckedContinuation<FeaturesStartFailed?, Never>, FeaturesStartFailed>.Action? in
+      if case .notStarted = state.start.state, isClosed { return nil }
+      return state.start.start()
+    }
+    guard let action else { throw closed(.using("start()"), at: location) }
+    switch action {
+    case .ended(let outcome):
+      failure = outcome
+    case .wait:
+      failure = await withCheckedContinuation { continuation in
+        if let ended = state.withLock({ $0.start.wait(continuation) }) { continuation.resume(returning: ended) }
+      }
+    case .run:
+      let startUp = StartUp(branch: self, features: features, timeout: timeout, site: location)
+      failure = await Task { await startUp.run() }.value
+      for waiter in state.withLock({ $0.start.finish(failure) }) { waiter.resume(returning: failure) }
+    }
+    if let failure { throw failure }
+  }
+}

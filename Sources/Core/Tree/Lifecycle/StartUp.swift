@@ -1,0 +1,144 @@
+/// One start of a branch: its scope's eager features loaded at once, each after the features it
+/// requests, then its before-serving work in order; on a failure, the branch closed.
+///
+/// The loads are plain requests through the branch's features: a feature another eager feature
+/// requests is loaded once, by whichever asks first, so each starts after what it needs, and
+/// independent ones concurrently, with no graph to compute.
+struct StartUp {
+  let branch: Branch
+  let features: Features
+  let timeout: Duration?
+  let site: SourceLocation
+
+  /// Runs the start; `nil` when the branch started.
+  func run() async -> FeaturesStartFailed? {
+    let began = ContinuousClock.now
+    let deadline = timeout.map { began + $0 }
+    let eager = branch.definition.bindings.filter(\.lifecycle.isEager)
+    var steps: [StartEvent.Step] = []
+    await withTaskGroup(of: StartEvent.Step.self) { group in
+      for binding in eager {
+        group.addTask { await load(binding, before: deadline) }
+      }
+      for await step in group { steps.append(step) }
+    }
+    steps.sort { $0.start < $1.start }
+    if steps.allSatisfy({ $0.failure == nil }) {
+      for work in branch.definition.startWork {
+        let step = await perform(work, before: deadline)
+        steps.append(step)
+        if step.failure != nil { break }
+      }
+    }
+    let failures = steps.compactMap(\.failure)
+    var failure: FeaturesStartFailed?
+    if !failures.isEmpty {
+      // A load that passed its limit may never end, and a close waits for the loads in flight:
+      // then the close goes on in its task, and ends when they do.
+      let waitsForTheClose = !failures.contains { $0.kind == FeaturesStartFailed.timedOutKind }
+      failure = FeaturesStartFailed(
+        failures, of: eager.count + branch.definition.startWork.count, in: branch.path,
+        closing: await closeAfterFailure(waiting: waitsForTheClose), at: site)
+    }
+    branch.definition.observer?.started(
+      StartEvent(
+        branchPath: branch.path, start: began, duration: .now - began, steps: steps, failure: failure?.diagnostic))
+    return failure
+  }
+
+  /// Loads the eager feature of `binding`, within its time limit and what is left of the start's.
+  private func load(_ binding: Binding, before deadline: ContinuousClock.Instant?) async -> StartEvent.Step {
+    let registration = binding.registration
+    let feature = "\(registration.feature)"
+    let began = ContinuousClock.now
+    func step(failure: Diagnostic?) -> StartEvent.Step {
+      StartEvent.Step(
+        name: registration.implementation, feature: feature, start: began, duration: .now - began, failure: failure)
+    }
+    guard registration.lifetime == .cacheable else { return step(failure: FeaturesStartFailed.notEager(binding)) }
+    let features = features
+    let location = binding.site
+    let request: @Sendable () async throws -> Void = {
+      try await Self.request(registration.feature, from: features, at: location)
+    }
+    guard let limit = Self.limit(binding.lifecycle.startTimeLimit, before: deadline) else {
+      do {
+        try await request()
+        return step(failure: nil)
+      } catch {
+        return step(failure: Diagnostic(describing: error))
+      }
+    }
+    switch await TimeLimit.run(within: limit, request) {
+    case .success: return step(failure: nil)
+    case .failure(let error): return step(failure: Diagnostic(describing: error))
+    case nil:
+      let longer =
+        binding.lifecycle.startTimeLimit == limit
+        ? "give it a longer startTimeLimit" : "give the start a longer timeout"
+      return step(
+        failure: FeaturesStartFailed.timedOut(
+          feature, path: ["start()", feature], limit: limit,
+          implementation: .init(name: registration.implementation, location: binding.site),
+          fix: "find what \(registration.implementation) waits for, or \(longer)"))
+    }
+  }
+
+  /// Runs before-serving work, within its time limit and what is left of the start's.
+  private func perform(_ work: StartWork, before deadline: ContinuousClock.Instant?) async -> StartEvent.Step {
+    let name = "before serving (\(work.site))"
+    let began = ContinuousClock.now
+    let features = features
+    let run: @Sendable () async throws -> Void = { try await work.run(features) }
+    var failure: Diagnostic?
+    if let limit = Self.limit(work.timeLimit, before: deadline) {
+      switch await TimeLimit.run(within: limit, run) {
+      case .success: break
+      case .failure(let error): failure = Diagnostic(describing: error)
+      case nil:
+        failure = FeaturesStartFailed.timedOut(
+          "the work before serving named at \(work.site)", path: ["start()", "before serving"], limit: limit,
+          implementation: nil,
+          fix: "find what the work waits for, or give it a longer time limit")
+      }
+    } else {
+      do { try await run() } catch { failure = Diagnostic(describing: error) }
+    }
+    return StartEvent.Step(name: name, feature: nil, start: began, duration: .now - began, failure: failure)
+  }
+
+  /// Closes the branch after a failed start, so that what started is torn down.
+  ///
+  /// - Parameter waiting: Whether to wait for the close: not when a load passed its time limit.
+  /// - Returns: What the close's teardowns threw, when waited for.
+  private func closeAfterFailure(waiting: Bool) async -> TeardownFailed? {
+    let closing = Task { [features, site] in try await features.close(file: site.fileID, line: site.line) }
+    guard waiting else { return nil }
+    do {
+      try await closing.value
+      return nil
+    } catch {
+      return error as? TeardownFailed
+    }
+  }
+
+  /// The time a step may take: its own limit, bounded by what is left of the start's.
+  private static func limit(_ own: Duration?, before deadline: ContinuousClock.Instant?) -> Duration? {
+    let left = deadline.map { max($0 - .now, .zero) }
+    switch (own, left) {
+    case (nil, nil): return nil
+    case (let own?, nil): return own
+    case (nil, let left?): return left
+    case (let own?, let left?): return min(own, left)
+    }
+  }
+
+  /// Requests the eager cacheable `feature`, which takes no context, through `features`.
+  private static func request<F: Feature>(_ feature: F.Type, from features: Features, at location: SourceLocation)
+    async throws
+  {
+    // A cacheable without a context has `NoContext` (its lifetime says so).
+    guard let context = NoContext() as? F.Context else { return }
+    _ = try await features.instance(of: feature, context: context, file: location.fileID, line: location.line)
+  }
+}

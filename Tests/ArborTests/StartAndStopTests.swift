@@ -1,0 +1,408 @@
+import Arbor
+import ArborDemoFeatures
+import Synchronization
+import Testing
+
+/// `start()` loads eager features after what they request, independent ones at once, then runs the
+/// before-serving work; a close tears down in reverse dependency order; time limits turn a hung
+/// start or teardown into a diagnostic.
+@Suite struct StartAndStopTests {
+  // MARK: Random graphs
+
+  /// Tags that make twelve distinct feature types of one generic feature.
+  protocol Tag { static var index: Int { get } }
+  enum T0: Tag { static var index: Int { 0 } }
+  enum T1: Tag { static var index: Int { 1 } }
+  enum T2: Tag { static var index: Int { 2 } }
+  enum T3: Tag { static var index: Int { 3 } }
+  enum T4: Tag { static var index: Int { 4 } }
+  enum T5: Tag { static var index: Int { 5 } }
+  enum T6: Tag { static var index: Int { 6 } }
+  enum T7: Tag { static var index: Int { 7 } }
+  enum T8: Tag { static var index: Int { 8 } }
+  enum T9: Tag { static var index: Int { 9 } }
+  enum T10: Tag { static var index: Int { 10 } }
+  enum T11: Tag { static var index: Int { 11 } }
+  static let tags: [any Tag.Type] = [
+    T0.self, T1.self, T2.self, T3.self, T4.self, T5.self, T6.self, T7.self,
+    T8.self, T9.self, T10.self, T11.self,
+  ]
+
+  struct Node<T: Tag>: CacheableFeature {
+    var index: Int
+    static var placeholder: Node { Node(index: -1) }
+  }
+
+  /// A seeded generator, so that a failing graph can be run again.
+  struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  /// A random graph: node `i` requests some nodes of lower index; some nodes are eager, some async.
+  struct Graph: CustomStringConvertible {
+    var requests: [[Int]]
+    var eager: [Bool]
+    var async: [Bool]
+
+    init(seed: UInt64) {
+      var random = SplitMix(state: seed)
+      let count = Int.random(in: 3...StartAndStopTests.tags.count, using: &random)
+      let async = (0..<count).map { _ in Bool.random(using: &random) }
+      // A synchronous loader cannot request an async one: only an async loader requests both.
+      requests = (0..<count).map { index in
+        (0..<index).filter { Int.random(in: 0..<3, using: &random) == 0 && (async[index] || !async[$0]) }
+      }
+      eager = (0..<count).map { _ in Bool.random(using: &random) }
+      eager[count - 1] = true
+      self.async = async
+    }
+
+    var description: String { "requests \(requests), eager \(eager), async \(async)" }
+
+    /// The nodes a start loads: the eager ones and everything they request.
+    var loadedByStart: Set<Int> {
+      var loaded: Set<Int> = []
+      func visit(_ node: Int) {
+        guard loaded.insert(node).inserted else { return }
+        requests[node].forEach(visit)
+      }
+      eager.indices.filter { eager[$0] }.forEach(visit)
+      return loaded
+    }
+  }
+
+  /// What the loaders and teardowns of a graph did, in order.
+  final class Log: Sendable {
+    private let events = Mutex<[String]>([])
+    func append(_ event: String) { events.withLock { $0.append(event) } }
+    var all: [String] { events.withLock { $0 } }
+    func position(of event: String) -> Int? { all.firstIndex(of: event) }
+  }
+
+  static func request(_ node: Int, from features: Features) throws {
+    func open<T: Tag>(_ tag: T.Type) throws { _ = try features.instance(of: Node<T>.self) }
+    try open(tags[node])
+  }
+
+  static func requestAsync(_ node: Int, from features: Features) async throws {
+    func open<T: Tag>(_ tag: T.Type) async throws { _ = try await features.instance(of: Node<T>.self) }
+    try await open(tags[node])
+  }
+
+  static func register<T: Tag>(
+    _ tag: T.Type, in registry: inout FeaturesRegistry<RootFeaturesScope>, graph: Graph, log: Log
+  ) {
+    let node = T.index
+    let requests = graph.requests[node]
+    let loader: FeatureLoader
+    if graph.async[node] {
+      loader = .cacheable { (features: Features) async throws in
+        log.append("start \(node)")
+        for request in requests { try await Self.requestAsync(request, from: features) }
+        log.append("loaded \(node)")
+        return Node<T>(index: node)
+      } teardown: { _ in
+        await Task.yield()
+        log.append("down \(node)")
+      }
+    } else {
+      loader = .cacheable { (features: Features) in
+        log.append("start \(node)")
+        for request in requests { try Self.request(request, from: features) }
+        log.append("loaded \(node)")
+        return Node<T>(index: node)
+      } teardown: { _ in
+        log.append("down \(node)")
+      }
+    }
+    registry.use(loader, eager: graph.eager[node])
+  }
+
+  static func root(_ graph: Graph, log: Log) -> Features {
+    FeaturesRoot { registry in
+      for tag in tags.prefix(graph.requests.count) { register(tag, in: &registry, graph: graph, log: log) }
+    }
+  }
+
+  @Test(arguments: 0..<300)
+  func startIsATopologicalOrderAndStopItsReverse(seed: Int) async throws {
+    let graph = Graph(seed: UInt64(seed))
+    let log = Log()
+    let root = Self.root(graph, log: log)
+    try await root.start()
+    let loaded = graph.loadedByStart
+    // Exactly what the eager features need, each once.
+    #expect(Set(log.all.filter { $0.hasPrefix("loaded ") }.map { Int($0.dropFirst(7))! }) == loaded, "\(graph)")
+    #expect(log.all.filter { $0.hasPrefix("start ") }.count == loaded.count, "\(graph)")
+    for node in loaded {
+      for request in graph.requests[node] {
+        let needed = try #require(log.position(of: "loaded \(request)"))
+        #expect(needed < log.position(of: "loaded \(node)")!, "\(node) loaded before \(request), \(graph)")
+      }
+    }
+    // Stopped in reverse: an instance before everything it was built from; cancelled or not.
+    let closing = Task { try await root.close() }
+    if seed % 2 == 1 { closing.cancel() }
+    try await closing.value
+    for node in loaded {
+      for request in graph.requests[node] {
+        let down = try #require(log.position(of: "down \(node)"))
+        #expect(down < log.position(of: "down \(request)")!, "\(request) torn down before \(node), \(graph)")
+      }
+    }
+    #expect(log.all.filter { $0.hasPrefix("down ") }.count == loaded.count)
+  }
+
+  /// Two loaders that each wait for the other to have started.
+  final class Meeting: Sendable {
+    private let arrived = Atomic<Int>(0)
+    /// Whether the other arrived too, within 10 s: one after the other, neither would.
+    func meet() async -> Bool {
+      arrived.add(1, ordering: .acquiringAndReleasing)
+      for _ in 0..<10_000 {
+        if arrived.load(ordering: .acquiring) == 2 { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+      return false
+    }
+  }
+
+  @Test func independentEagerFeaturesStartConcurrently() async throws {
+    let meeting = Meeting()
+    let root = FeaturesRoot { registry in
+      registry.use(.cacheable { (_: Features) async in Node<T0>(index: await meeting.meet() ? 0 : -1) }, eager: true)
+      registry.use(.cacheable { (_: Features) async in Node<T1>(index: await meeting.meet() ? 1 : -1) }, eager: true)
+    }
+    try await root.start()
+    #expect(try await root.instance(of: Node<T0>.self).index == 0)
+    #expect(try await root.instance(of: Node<T1>.self).index == 1)
+    try await root.close()
+  }
+
+  // MARK: Failures, time limits, before serving
+
+  struct Database: CacheableFeature {
+    var name: String
+    static var placeholder: Database { Database(name: "placeholder") }
+  }
+
+  struct Cache: CacheableFeature {
+    var name: String
+    static var placeholder: Cache { Cache(name: "placeholder") }
+  }
+
+  struct Mailer: DisposableFeature {
+    static var placeholder: Mailer { Mailer() }
+  }
+
+  struct Offline: Error, CustomStringConvertible {
+    var description: String { "offline" }
+  }
+
+  /// A signal that never comes unless raised: what a hung loader or teardown waits for.
+  final class Gate: Sendable {
+    private let opened = Atomic<Bool>(false)
+    func open() { opened.store(true, ordering: .releasing) }
+    /// Waits until opened, or for at most 60 s.
+    func pass() async {
+      for _ in 0..<60_000 where !opened.load(ordering: .acquiring) {
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+    }
+  }
+
+  @Test func aFailingStartTearsDownExactlyWhatStartedAndClosesTheBranch() async throws {
+    let log = Log()
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable(implementation: "live()") { _ in
+          log.append("up cache")
+          return Cache(name: "cache")
+        } teardown: { _ in
+          log.append("down cache")
+        }, eager: true)
+      registry.use(
+        .cacheable(implementation: "live()") { (_: Features) async throws -> Database in
+          throw Offline()
+        } teardown: { _ in
+          log.append("down database")
+        }, eager: true)
+      registry.beforeServing { _ in log.append("migrated") }
+    }
+    let error = await #expect(throws: FeaturesStartFailed.self) { try await root.start() }
+    #expect(log.all == ["up cache", "down cache"])
+    #expect(error?.diagnostic.message == "could not start Root: 1 of 3 steps failed")
+    #expect(error?.diagnostic.causes.map(\.kind) == ["FeatureLoadingFailed"])
+    await #expect(throws: FeaturesClosed.self) { try await root.instance(of: Cache.self) }
+    // A later start gets the same outcome, without running anything again.
+    await #expect(throws: FeaturesStartFailed.self) { try await root.start() }
+    #expect(log.all == ["up cache", "down cache"])
+  }
+
+  @Test func aHungEagerLoadIsADiagnosticWithItsPath() async throws {
+    let gate = Gate()
+    defer { gate.open() }
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable(implementation: "live()") { (_: Features) async -> Database in
+          await gate.pass()
+          return Database(name: "late")
+        }, eager: true, startTimeLimit: .milliseconds(50), file: "App/Main.swift", line: 14)
+    }
+    let error = await #expect(throws: FeaturesStartFailed.self) {
+      try await root.start(file: "App/Main.swift", line: 20)
+    }
+    let text = error.map { String(reflecting: $0) }
+    #expect(
+      text == """
+        FeaturesStartFailed: could not start Root: 1 of 1 step failed
+        ├─ requested at: App/Main.swift:20
+        ├─ scope: Root
+        ├─ fix: fix each cause below, then start a new tree: this one is closed,
+        │       and what had started is torn down
+        └─ cause: FeaturesStartTimedOut: Database did not load within 0.05 seconds
+           ├─ path: start() → Database
+           ├─ implementation: Database.live() registered at App/Main.swift:14
+           └─ fix: find what Database.live() waits for, or give it a longer startTimeLimit
+        """)
+  }
+
+  @Test func theStartsTimeoutBoundsEveryStep() async throws {
+    let gate = Gate()
+    defer { gate.open() }
+    let root = FeaturesRoot { registry in
+      registry.use(.cacheable { (_: Features) in Cache(name: "quick") }, eager: true)
+      registry.beforeServing { _ in await gate.pass() }
+    }
+    let error = await #expect(throws: FeaturesStartFailed.self) { try await root.start(timeout: .milliseconds(50)) }
+    #expect(error?.diagnostic.causes.map(\.kind) == ["FeaturesStartTimedOut"])
+    #expect(error?.diagnostic.causes.first?.message.hasPrefix("the work before serving named at ") == true)
+  }
+
+  @Test func beforeServingRunsOnceAfterTheEagerLoadsInOrder() async throws {
+    let log = Log()
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { (_: Features) async in
+          log.append("database")
+          return Database(name: "db")
+        }, eager: true)
+      registry.beforeServing { features in
+        log.append("migrate \(try await features.instance(of: Database.self).name)")
+      }
+      registry.beforeServing { _ in log.append("warm") }
+    }
+    // Concurrent starts: one runs, the others wait for it.
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for _ in 0..<8 { group.addTask { try await root.start() } }
+      try await group.waitForAll()
+    }
+    try await root.start()
+    #expect(log.all == ["database", "migrate db", "warm"])
+    try await root.close()
+  }
+
+  @Test func aSessionStartsItsOwnEagerFeatures() async throws {
+    let log = Log()
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { (_: Features) in
+          log.append("root database")
+          return Database(name: "root")
+        })
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { features in
+            log.append("session cache")
+            return Cache(name: try features.instance(of: Database.self).name)
+          }, eager: true)
+      }
+    }
+    try await root.start()  // the root registers nothing eager
+    #expect(log.all.isEmpty)
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    try await session.start()
+    #expect(log.all == ["session cache", "root database"])  // the session's loader requests the root's
+    try await root.close()
+  }
+
+  @Test func onlyCacheablesWithoutAContextCanBeEager() async throws {
+    let root = FeaturesRoot { registry in
+      registry.use(.disposable { _ in Mailer() }, eager: true, file: "App/Main.swift", line: 9)
+    }
+    let error = await #expect(throws: FeaturesStartFailed.self) { try await root.start() }
+    let cause = try #require(error?.diagnostic.causes.first)
+    #expect(cause.kind == "FeatureRegistrationInvalid")
+    #expect(cause.message == "Mailer is registered eager, but it is not a cacheable without a context")
+    #expect(cause.location?.description == "App/Main.swift:9")
+  }
+
+  @Test func aClosedBranchDoesNotStart() async throws {
+    let root = FeaturesRoot { _ in }
+    try await root.close()
+    await #expect(throws: FeaturesClosed.self) { try await root.start() }
+  }
+
+  @Test func aHungTeardownIsReportedAndTheCloseGoesOn() async throws {
+    let log = Log()
+    let gate = Gate()
+    defer { gate.open() }
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { (_: Features) in
+          Cache(name: "cache")
+        } teardown: { _ in
+          log.append("down cache")
+        })
+      registry.use(
+        .cacheable { (_: Features) in
+          Database(name: "db")
+        } teardown: { _ in
+          await gate.pass()
+        },
+        teardownTimeLimit: .milliseconds(50))
+    }
+    _ = try await root.instance(of: Cache.self)
+    _ = try await root.instance(of: Database.self)
+    let error = await #expect(throws: TeardownFailed.self) { try await root.close() }
+    #expect(log.all == ["down cache"])
+    #expect(error?.failures.map { "\($0.feature)" } == ["Database"])
+    #expect((error?.failures.first?.cause as? TeardownTimedOut)?.limit == .milliseconds(50))
+    #expect(
+      error?.diagnostic.causes.first?.message == "the teardown did not end within 0.05 seconds")
+  }
+
+  @Test func theProfileShowsTheStartUpAsOneTree() async throws {
+    let profile = LoadProfile()
+    let root = FeaturesRoot(observer: profile) { registry in
+      registry.use(.cacheable(implementation: "live()") { (_: Features) in Cache(name: "cache") })
+      registry.use(
+        .cacheable(implementation: "live()") { features in
+          Database(name: try features.instance(of: Cache.self).name)
+        }, eager: true)
+      registry.beforeServing(file: "App/Main.swift", line: 12) { _ in }
+    }
+    try await root.start()
+    let report = profile.report().replacingOccurrences(
+      of: #"\d+\.\d\d ms"#, with: "<t>", options: .regularExpression)
+    #expect(
+      report == """
+        start-up of Root: <t>
+        ├─ Database.live(): <t>
+        │  └─ Cache.live() in Root: <t>
+        └─ before serving (App/Main.swift:12): <t>
+        2 loads, <t> at the top
+        └─ Database.live() in Root: <t>
+           └─ Cache.live() in Root: <t>
+        """)
+    #expect(profile.starts.count == 1)
+    try await root.close()
+  }
+}
