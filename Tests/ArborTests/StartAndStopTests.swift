@@ -188,16 +188,6 @@ import Testing
 
   // MARK: Failures, time limits, before serving
 
-  struct Database: CacheableFeature {
-    var name: String
-    static var placeholder: Database { Database(name: "placeholder") }
-  }
-
-  struct Cache: CacheableFeature {
-    var name: String
-    static var placeholder: Cache { Cache(name: "placeholder") }
-  }
-
   struct Mailer: DisposableFeature {
     static var placeholder: Mailer { Mailer() }
   }
@@ -229,10 +219,10 @@ import Testing
           log.append("down cache")
         }, eager: true)
       registry.use(
-        .cacheable(implementation: "live()") { (_: Features) async throws -> Database in
+        .cacheable(implementation: "live()") { (_: Features) async throws -> Pool in
           throw Offline()
         } teardown: { _ in
-          log.append("down database")
+          log.append("down pool")
         }, eager: true)
       registry.beforeServing { _ in log.append("migrated") }
     }
@@ -251,9 +241,9 @@ import Testing
     defer { gate.open() }
     let root = FeaturesRoot { registry in
       registry.use(
-        .cacheable(implementation: "live()") { (_: Features) async -> Database in
+        .cacheable(implementation: "live()") { (_: Features) async -> Pool in
           await gate.pass()
-          return Database(name: "late")
+          return Pool(name: "late")
         }, eager: true, startTimeLimit: .milliseconds(50), file: "App/Main.swift", line: 14)
     }
     let error = await #expect(throws: FeaturesStartFailed.self) {
@@ -267,10 +257,10 @@ import Testing
         ├─ scope: Root
         ├─ fix: fix each cause below, then start a new tree: this one is closed,
         │       and what had started is torn down
-        └─ cause: FeaturesStartTimedOut: Database did not load within 0.05 seconds
-           ├─ path: start() → Database
-           ├─ implementation: Database.live() registered at App/Main.swift:14
-           └─ fix: find what Database.live() waits for, or give it a longer startTimeLimit
+        └─ cause: FeaturesStartTimedOut: Pool did not load within 0.05 seconds
+           ├─ path: start() → Pool
+           ├─ implementation: Pool.live() registered at App/Main.swift:14
+           └─ fix: find what Pool.live() waits for, or give it a longer startTimeLimit
         """)
   }
 
@@ -291,11 +281,11 @@ import Testing
     let root = FeaturesRoot { registry in
       registry.use(
         .cacheable { (_: Features) async in
-          log.append("database")
-          return Database(name: "db")
+          log.append("pool")
+          return Pool(name: "db")
         }, eager: true)
       registry.beforeServing { features in
-        log.append("migrate \(try await features.instance(of: Database.self).name)")
+        log.append("migrate \(try await features.instance(of: Pool.self).name)")
       }
       registry.beforeServing { _ in log.append("warm") }
     }
@@ -305,7 +295,7 @@ import Testing
       try await group.waitForAll()
     }
     try await root.start()
-    #expect(log.all == ["database", "migrate db", "warm"])
+    #expect(log.all == ["pool", "migrate db", "warm"])
     try await root.close()
   }
 
@@ -314,14 +304,14 @@ import Testing
     let root = FeaturesRoot { registry in
       registry.use(
         .cacheable { (_: Features) in
-          log.append("root database")
-          return Database(name: "root")
+          log.append("root pool")
+          return Pool(name: "root")
         })
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
           .cacheable { features in
             log.append("session cache")
-            return Cache(name: try features.instance(of: Database.self).name)
+            return Cache(name: try features.instance(of: Pool.self).name)
           }, eager: true)
       }
     }
@@ -329,7 +319,7 @@ import Testing
     #expect(log.all.isEmpty)
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
     try await session.start()
-    #expect(log.all == ["session cache", "root database"])  // the session's loader requests the root's
+    #expect(log.all == ["session cache", "root pool"])  // the session's loader requests the root's
     try await root.close()
   }
 
@@ -363,17 +353,17 @@ import Testing
         })
       registry.use(
         .cacheable { (_: Features) in
-          Database(name: "db")
+          Pool(name: "db")
         } teardown: { _ in
           await gate.pass()
         },
         teardownTimeLimit: .milliseconds(50))
     }
     _ = try await root.instance(of: Cache.self)
-    _ = try await root.instance(of: Database.self)
+    _ = try await root.instance(of: Pool.self)
     let error = await #expect(throws: TeardownFailed.self) { try await root.close() }
     #expect(log.all == ["down cache"])
-    #expect(error?.failures.map { "\($0.feature)" } == ["Database"])
+    #expect(error?.failures.map { "\($0.feature)" } == ["Pool"])
     #expect((error?.failures.first?.cause as? TeardownTimedOut)?.limit == .milliseconds(50))
     #expect(
       error?.diagnostic.causes.first?.message == "the teardown did not end within 0.05 seconds")
@@ -385,7 +375,7 @@ import Testing
       registry.use(.cacheable(implementation: "live()") { (_: Features) in Cache(name: "cache") })
       registry.use(
         .cacheable(implementation: "live()") { features in
-          Database(name: try features.instance(of: Cache.self).name)
+          Pool(name: try features.instance(of: Cache.self).name)
         }, eager: true)
       registry.beforeServing(file: "App/Main.swift", line: 12) { _ in }
     }
@@ -395,11 +385,11 @@ import Testing
     #expect(
       report == """
         start-up of Root: <t>
-        ├─ Database.live(): <t>
+        ├─ Pool.live(): <t>
         │  └─ Cache.live() in Root: <t>
         └─ before serving (App/Main.swift:12): <t>
         2 loads, <t> at the top
-        └─ Database.live() in Root: <t>
+        └─ Pool.live() in Root: <t>
            └─ Cache.live() in Root: <t>
         """)
     #expect(profile.starts.count == 1)
