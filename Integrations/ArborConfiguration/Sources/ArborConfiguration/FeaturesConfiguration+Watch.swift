@@ -1,4 +1,4 @@
-import Arbor
+@_spi(Integrations) import Arbor
 import Configuration
 
 extension FeaturesConfiguration {
@@ -7,7 +7,8 @@ extension FeaturesConfiguration {
   /// them.
   ///
   /// Run it beside the server (in its task group, or a task you keep). It returns when `root` closes
-  /// or the task is cancelled, and throws what a provider's watch throws. A provider that does not
+  /// or the task is cancelled (at once if the root is already closed), and throws what a provider's
+  /// watch throws. A provider that does not
   /// change (the environment, a `FileProvider`) watches nothing; a `MutableInMemoryProvider`, or a
   /// `ReloadingFileProvider` (swift-configuration's `Reloading` trait), does. A reloaded value that
   /// does not parse is reported (``ConfigurationValueInvalid``) and the property keeps the value
@@ -24,7 +25,7 @@ extension FeaturesConfiguration {
   /// - Throws: What a provider's watch throws.
   public func watch(until root: Features) async throws {
     // The stream finishes when the root is closed or released, and never keeps it alive.
-    let lifetime = root.observe(WatchedTree.self)
+    let lifetime = root.untilClosed()
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         for await _ in lifetime {}
@@ -39,9 +40,4 @@ extension FeaturesConfiguration {
       try await group.next()
     }
   }
-}
-
-/// A property nobody reads: observing it on a root tells when the root closes.
-private enum WatchedTree: FeaturesProperty {
-  static var defaultValue: Bool { false }
 }

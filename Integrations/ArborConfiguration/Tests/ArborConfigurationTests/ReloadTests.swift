@@ -1,5 +1,6 @@
 import Arbor
 import ArborConfiguration
+import ArborTesting
 import Configuration
 import Testing
 
@@ -92,5 +93,13 @@ import Testing
     try await first.close()
     try await withTimeout { try await watching.value }
     #expect(second[Verbose.self] == true)
+  }
+
+  @Test func theWatchOfARootAlreadyClosedReturnsAtOnce() async throws {
+    let configuration = FeaturesConfiguration(provider: MutableInMemoryProvider(initialValues: [:]))
+    let root = FeaturesRoot { registry in registry.configure(ServerPort.self, from: configuration) }
+    try await root.close()
+    _ = TestFeatures()  // installs ArborTesting's reporter: a report would fail this test
+    try await withTimeout { try await configuration.watch(until: root) }
   }
 }

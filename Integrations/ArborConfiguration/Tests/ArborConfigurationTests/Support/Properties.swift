@@ -1,17 +1,12 @@
 import ArborConfiguration
 import Configuration
 
-// The properties the tests read: one of each kind of value a server reads.
+// The properties the tests read: one of each kind of value a server reads. The README's are among
+// them.
 
-enum ServerPort: ConfigurationProperty {
-  static var configurationKey: String { "http.port" }
-  static var defaultValue: Int { 8080 }
-}
-
-enum DatabasePath: ConfigurationProperty {
-  static var configurationKey: String { "database.path" }
-  static var defaultValue: String { "todos.sqlite" }
-}
+typealias ServerPort = Readme.ServerPort
+typealias DatabasePath = Readme.DatabasePath
+typealias APIToken = Readme.APIToken
 
 enum LoadFactor: ConfigurationProperty {
   static var configurationKey: String { "load.factor" }
@@ -69,11 +64,6 @@ enum Upstream: ConfigurationProperty {
 enum ReplicaPath: ConfigurationProperty {
   static var configurationKey: String { "database.replica" }
   static var defaultValue: String? { nil }
-}
-
-enum APIToken: ConfigurationProperty {
-  static var configurationKey: String { "api.token" }
-  static var defaultValue: String { "" }
 }
 
 /// Secret whatever the provider says.
