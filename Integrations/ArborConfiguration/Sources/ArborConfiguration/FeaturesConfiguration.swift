@@ -23,6 +23,9 @@ import Synchronization
 /// The configuration makes the reader itself: a `ConfigReader` says which provider gave a value and
 /// whether it is secret only to its access reporter, so the configuration's reporter sits in front
 /// of yours (`accessReporter`, which still sees every read).
+///
+/// A configuration keeps every property a registry read from it, to update them on reloads, for as
+/// long as it lives: make one per process (or per test), not one per request.
 public final class FeaturesConfiguration: Sendable {
   /// The reader properties are read through; read the rest of the app's configuration with it too.
   public let reader: ConfigReader
