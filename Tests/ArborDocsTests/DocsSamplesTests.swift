@@ -7,11 +7,12 @@ import Testing
 /// by TutorialTests; the testing article's quotes, by DocsTests too, against the file each names.)
 @Suite struct DocsSamplesTests {
   static let root = ReadmeTests.root
-  /// The Hummingbird integration's tests compile the README's server sample: the root package
-  /// cannot depend on Hummingbird.
+  /// The integrations' tests compile the README's server and configuration samples: the root
+  /// package cannot depend on Hummingbird or swift-configuration.
   static let folders = [
     "Tests/ArborDocsTests", "Tests/ArborTestingTests/Docs", "Tests/ArborDiagnosticsTests/Support",
     "Sources/DemoFeatures", "Integrations/ArborHummingbird/Tests/ArborHummingbirdTests",
+    "Integrations/ArborConfiguration/Tests/ArborConfigurationTests",
   ]
   static let catalogs = ["Sources/Core/Arbor.docc", "Sources/Testing/ArborTesting.docc"]
 

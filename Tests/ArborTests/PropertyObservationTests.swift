@@ -21,23 +21,15 @@ import Testing
     }
   }
 
-  /// The first `count` values of `stream`.
-  func first<Value>(_ count: Int, of stream: AsyncStream<Value>) async -> [Value] {
-    var values: [Value] = []
-    for await value in stream {
-      values.append(value)
-      if values.count == count { break }
-    }
-    return values
-  }
-
   @Test func yieldsTheCurrentValueThenEveryChangeInOrder() async throws {
     let root = Self.root()
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
     let values = session.observe(RequestTimeout.self)
     for seconds in 1...5 { session[RequestTimeout.self] = .seconds(seconds) }
     #expect(
-      await first(6, of: values) == [.seconds(5), .seconds(1), .seconds(2), .seconds(3), .seconds(4), .seconds(5)])
+      await firstValues(6, of: values) == [
+        .seconds(5), .seconds(1), .seconds(2), .seconds(3), .seconds(4), .seconds(5),
+      ])
   }
 
   @Test func seesTheSetsOfItsAncestorsThatItDoesNotShadowAndNothingElse() async throws {
@@ -54,7 +46,7 @@ import Testing
     root[RequestTimeout.self] = .seconds(9)  // shadowed
     try root.branch(SessionScope.self, context: Session(user: "cid"))[RequestTimeout.self] = .seconds(100)
     request[RequestTimeout.self] = .seconds(11)
-    #expect(await first(5, of: values) == [.seconds(5), .seconds(3), .seconds(4), .seconds(6), .seconds(11)])
+    #expect(await firstValues(5, of: values) == [.seconds(5), .seconds(3), .seconds(4), .seconds(6), .seconds(11)])
   }
 
   @Test func setsThatChangeNothingYieldNothing() async throws {
@@ -65,7 +57,7 @@ import Testing
     session[GreetingLocale.self] = "fr"  // equal to the value set here: changes nothing
     root[GreetingLocale.self] = "de"  // shadowed
     session[GreetingLocale.self] = "it"
-    #expect(await first(3, of: values) == ["en", "fr", "it"])
+    #expect(await firstValues(3, of: values) == ["en", "fr", "it"])
   }
 
   @Test func anAncestorSettingTheValueTheBranchAlreadySeesYieldsNothing() async throws {
@@ -79,8 +71,8 @@ import Testing
     root[GreetingLocale.self] = "fr"  // shadowed by the session's own
     session[GreetingLocale.self] = "de"
     // Each stream's next value after the first is "de": an "en" yielded again would come before it.
-    #expect(await first(2, of: values) == ["en", "de"])
-    #expect(await first(2, of: below) == ["en", "de"])
+    #expect(await firstValues(2, of: values) == ["en", "de"])
+    #expect(await firstValues(2, of: below) == ["en", "de"])
   }
 
   @Test func aBranchSettingTheValueItInheritsYieldsNothing() async throws {
@@ -91,7 +83,7 @@ import Testing
     session[RequestTimeout.self] = .seconds(7)  // its own now, equal to the root's it saw
     root[RequestTimeout.self] = .seconds(8)  // shadowed
     session[RequestTimeout.self] = .seconds(9)
-    #expect(await first(2, of: values) == [.seconds(7), .seconds(9)])
+    #expect(await firstValues(2, of: values) == [.seconds(7), .seconds(9)])
   }
 
   @Test func aValueThatIsNotEquatableIsYieldedForEverySetThatDecidesIt() async throws {
@@ -102,7 +94,7 @@ import Testing
     session[Retry.self] = Retry.Policy(attempts: 1)
     root[Retry.self] = Retry.Policy(attempts: 5)  // shadowed: nothing
     session[Retry.self] = Retry.Policy(attempts: 2)
-    #expect(await first(4, of: values).map(\.attempts) == [1, 1, 1, 2])
+    #expect(await firstValues(4, of: values).map(\.attempts) == [1, 1, 1, 2])
   }
 
   @Test func aValueThatIsNotEquatableIsYieldedForEverySet() async throws {
@@ -110,7 +102,7 @@ import Testing
     let values = root.observe(Retry.self)
     root[Retry.self] = Retry.Policy(attempts: 2)
     root[Retry.self] = Retry.Policy(attempts: 2)
-    #expect(await first(3, of: values).map(\.attempts) == [1, 2, 2])
+    #expect(await firstValues(3, of: values).map(\.attempts) == [1, 2, 2])
   }
 
   @Test func severalObserversOfOneBranchEachGetEveryChange() async throws {
@@ -120,9 +112,9 @@ import Testing
     root[GreetingLocale.self] = "fr"
     let third = root.observe(GreetingLocale.self)  // starts at the value now
     root[GreetingLocale.self] = "de"
-    #expect(await self.first(3, of: first) == ["en", "fr", "de"])
-    #expect(await self.first(3, of: second) == ["en", "fr", "de"])
-    #expect(await self.first(2, of: third) == ["fr", "de"])
+    #expect(await firstValues(3, of: first) == ["en", "fr", "de"])
+    #expect(await firstValues(3, of: second) == ["en", "fr", "de"])
+    #expect(await firstValues(2, of: third) == ["fr", "de"])
   }
 
   @Test func finishesWhenTheBranchIsReleased() async throws {
@@ -188,6 +180,6 @@ import Testing
     root[GreetingLocale.self] = "fr"  // no stream is left to feed
     let values = root.observe(GreetingLocale.self)
     root[GreetingLocale.self] = "de"
-    #expect(await first(2, of: values) == ["fr", "de"])
+    #expect(await firstValues(2, of: values) == ["fr", "de"])
   }
 }

@@ -52,8 +52,9 @@ extension Branch {
       next = branch.parent
     }
     next = self
+    let tree = existingProperties?.tree
     while let branch = next {
-      if let box = branch.definition.properties[key] { return box }
+      if let box = branch.definition.properties[key]?.box(readBy: tree) { return box }
       next = branch.parent
     }
     return nil
@@ -67,7 +68,7 @@ extension Branch {
     var next: Branch? = self
     while let branch = next {
       if let box = branch.existingProperties?.ownValue(key) { sets.append(box) }
-      if let box = branch.definition.properties[key] { registries.append(box) }
+      if let box = branch.definition.properties[key]?.box(readBy: nil) { registries.append(box) }
       next = branch.parent
     }
     return sets + registries

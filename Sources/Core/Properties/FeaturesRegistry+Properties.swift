@@ -24,7 +24,7 @@ extension FeaturesRegistry {
   ) {
     content.properties.append(
       PropertySetting(key: FeatureTable.key(property), site: SourceLocation(fileID: file, line: line)) {
-        scopes, site in PropertyBox(value, source: .registry(scopes: scopes, site: site))
+        scopes, site in .fixed(PropertyBox(value, source: .registry(scopes: scopes, site: site)))
       })
   }
 }
@@ -33,13 +33,15 @@ extension FeaturesRegistry {
 struct PropertySetting {
   let key: UInt
   let site: SourceLocation
-  /// The value's box, given the scopes from the root to the registry's.
-  let box: ([any FeaturesScope.Type], SourceLocation) -> AnyPropertyBox
+  /// The registry's value, given the scopes from the root to the registry's.
+  let value: ([any FeaturesScope.Type], SourceLocation) -> RegistryPropertyValue
 
-  /// The boxes of a registry's `settings`, whose scope path is `scopes`: the last for a property wins.
-  static func boxes(_ settings: [PropertySetting], in scopes: [any FeaturesScope.Type]) -> [UInt: AnyPropertyBox] {
-    var boxes: [UInt: AnyPropertyBox] = [:]
-    for setting in settings { boxes[setting.key] = setting.box(scopes, setting.site) }
-    return boxes
+  /// The values of a registry's `settings`, whose scope path is `scopes`: the last for a property wins.
+  static func values(
+    _ settings: [PropertySetting], in scopes: [any FeaturesScope.Type]
+  ) -> [UInt: RegistryPropertyValue] {
+    var values: [UInt: RegistryPropertyValue] = [:]
+    for setting in settings { values[setting.key] = setting.value(scopes, setting.site) }
+    return values
   }
 }

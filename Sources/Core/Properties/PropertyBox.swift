@@ -9,13 +9,22 @@ package class AnyPropertyBox: @unchecked Sendable {
   // Sendable: immutable; subclasses add one immutable `Sendable` value.
   /// Where the value comes from.
   package let source: PropertySource
+  /// Whether the value is a secret: `which` and its JSON show ``redactedDescription`` instead.
+  package let isRedacted: Bool
 
-  init(source: PropertySource) {
+  init(source: PropertySource, isRedacted: Bool) {
     self.source = source
+    self.isRedacted = isRedacted
   }
 
-  /// The value, as diagnostics show it.
-  package var valueDescription: String { "" }
+  /// What diagnostics show in place of a secret value.
+  package static let redactedDescription = "<redacted>"
+
+  /// The value, as diagnostics show it: ``redactedDescription`` for a secret.
+  package var valueDescription: String { isRedacted ? Self.redactedDescription : describedValue }
+
+  /// The value as `String(describing:)` renders it, secret or not.
+  var describedValue: String { "" }
 
   /// Whether `other` holds a value equal to this box's: `false` unless the value is `Equatable`.
   func hasValue(equalTo other: AnyPropertyBox) -> Bool { false }
@@ -27,12 +36,12 @@ package final class PropertyBox<Value: Sendable>: AnyPropertyBox, @unchecked Sen
   // Sendable: `value` is immutable and `Sendable`.
   @usableFromInline package let value: Value
 
-  package init(_ value: Value, source: PropertySource) {
+  package init(_ value: Value, source: PropertySource, isRedacted: Bool = false) {
     self.value = value
-    super.init(source: source)
+    super.init(source: source, isRedacted: isRedacted)
   }
 
-  override package var valueDescription: String { String(describing: value) }
+  override var describedValue: String { String(describing: value) }
 
   override func hasValue(equalTo other: AnyPropertyBox) -> Bool {
     // A value that is not `Equatable` cannot be compared: every box of it counts as a new value.

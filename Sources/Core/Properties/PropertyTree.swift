@@ -52,6 +52,16 @@ final class PropertyTree: @unchecked Sendable {
     withExtendedLifetime(released) {}
   }
 
+  /// Moves the generation on and tells the observers of the property keyed `key` whose value
+  /// changed: a live registry value of the property was replaced.
+  func registryValueChanged(_ key: UInt) {
+    let released = state.withLock { state -> [AnyObject] in
+      generation[0].wrappingAdd(1, ordering: .acquiringAndReleasing)
+      return notify(key, &state)
+    }
+    withExtendedLifetime(released) {}
+  }
+
   /// Starts `observer` on `branch` (whose properties are `properties`), giving it the current value
   /// first.
   func start(_ observer: PropertyObserver, on branch: Branch, properties: BranchProperties) {

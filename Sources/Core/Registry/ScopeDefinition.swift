@@ -23,7 +23,7 @@ package final class ScopeDefinition: Sendable {
   /// Whether ``observer`` is set: one byte for the load path to test.
   @usableFromInline let isObserved: Bool
   /// The values this scope's registry gives properties, by property key.
-  package let properties: [UInt: AnyPropertyBox]
+  package let properties: [UInt: RegistryPropertyValue]
   package let table: FeatureTable
   package let children: [ObjectIdentifier: ScopeDefinition]
   /// `children` as branching reads it: few, so scanned rather than hashed; `children` keeps them.
@@ -60,7 +60,7 @@ package final class ScopeDefinition: Sendable {
     }
     self.init(
       scope: content.scope, location: content.location, bindings: bindings, startWork: content.startWork,
-      properties: PropertySetting.boxes(content.properties, in: parentPath + [content.scope]), table: table,
+      properties: PropertySetting.values(content.properties, in: parentPath + [content.scope]), table: table,
       parentPath: parentPath, origin: nil, observer: observer
     ) { table, scopePath in
       content.scopes.map {
@@ -100,7 +100,7 @@ package final class ScopeDefinition: Sendable {
 
   private init(
     scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], startWork: [StartWork],
-    properties: [UInt: AnyPropertyBox],
+    properties: [UInt: RegistryPropertyValue],
     table: FeatureTable, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,
     observer: (any FeaturesObserver)?,
     children makeChildren: (FeatureTable, [any FeaturesScope.Type]) -> [ScopeDefinition]
