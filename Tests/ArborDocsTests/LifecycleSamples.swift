@@ -106,6 +106,26 @@ func installReporter() {
 }
 // end
 
+// sample: start
+enum Migrations {
+  static func run(on store: Store) async throws {
+    try await store.save("schema v2")
+  }
+}
+
+func startServing() async throws -> Features {
+  let root = FeaturesRoot { registry in
+    // Opened by start(), before the first request; closed within five seconds on shutdown.
+    registry.use(Store.pooled(), eager: true, startTimeLimit: .seconds(10), teardownTimeLimit: .seconds(5))
+    registry.beforeServing { features in
+      try await Migrations.run(on: features.instance(of: Store.self))
+    }
+  }
+  try await root.start(timeout: .seconds(30))  // throws FeaturesStartFailed, and closes the root
+  return root
+}
+// end
+
 // sample: a teardown that signs out
 enum AccountScope: FeaturesScope { typealias Context = String }
 
@@ -199,6 +219,14 @@ struct StorePool: Sendable {
     for _ in 0..<30_000 where !closed.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
     #expect(closed.withLock { $0 })
     await #expect(throws: FeaturesClosed.self) { try await sessions.branch(for: "ann") }
+  }
+
+  @Test func aServerStartsItsStoreAndMigratesBeforeServing() async throws {
+    StorePool.events.withLock { $0 = [] }
+    let root = try await startServing()
+    #expect(StorePool.events.withLock { $0 } == ["connect", "save schema v2"])
+    try await root.close()
+    #expect(StorePool.events.withLock { $0 } == ["connect", "save schema v2", "close pool"])
   }
 
   struct Busy: Error, CustomStringConvertible {

@@ -26,7 +26,7 @@ extension FeatureLoader {
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance from the features it may use.
-  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func disposable<F: DisposableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) async throws -> F
@@ -48,7 +48,7 @@ extension FeatureLoader {
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance from the request's context and the features it may use.
-  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func disposable<F: DisposableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) async throws -> F
@@ -80,7 +80,7 @@ extension FeatureLoader {
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance from the features it may use.
   ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
-  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) async throws -> F,
@@ -104,7 +104,7 @@ extension FeatureLoader {
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance for one context value from the features it may use.
   ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
-  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) async throws -> F,

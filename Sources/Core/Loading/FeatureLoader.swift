@@ -3,7 +3,7 @@
 /// Build loaders with ``disposable(implementation:file:line:_:)-1oilv``,
 /// ``cacheable(implementation:file:line:_:teardown:)-56n5v`` and their `(context, features)`
 /// forms, or from a type with ``implementation(_:file:line:)-7f4r1``, and register them with
-/// ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``. A loader may throw; the error is the
+/// ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``. A loader may throw; the error is the
 /// cause of a ``FeatureLoadingFailed`` and nothing is cached.
 ///
 /// ```swift
@@ -65,7 +65,7 @@ extension FeatureLoader {
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance from the features it may use.
-  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func disposable<F: DisposableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) throws -> F
@@ -89,7 +89,7 @@ extension FeatureLoader {
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance from the request's context and the features it may use.
-  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func disposable<F: DisposableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) throws -> F
@@ -130,7 +130,7 @@ extension FeatureLoader {
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance from the features it may use.
   ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
-  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ features: Features) throws -> F,
@@ -158,7 +158,7 @@ extension FeatureLoader {
   ///   - line: Where the loader is written; captured for you.
   ///   - load: Makes the instance for one context value from the features it may use.
   ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
-  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:file:line:)-(FeatureLoader,_,_)``.
+  /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) throws -> F,
