@@ -1,4 +1,5 @@
 import Arbor
+import ArborDiagnostics
 import ArborDemoFeatures
 import Synchronization
 import Testing
@@ -13,7 +14,7 @@ import Testing
 
   /// Something a loader or teardown set up later than the tree reaches: a `KeyedBranches`, say.
   final class Later<Value: Sendable>: Sendable {
-    private let value = Mutex<Value?>(nil)
+    private let value = Lock<Value?>.make(nil)
     func set(_ new: Value) { value.withLock { $0 = new } }
     var get: Value { value.withLock { $0! } }
   }
@@ -22,7 +23,7 @@ import Testing
   /// itself fails the test instead of hanging it.
   func ends(within seconds: Double = 30, _ body: @escaping @Sendable () async throws -> Void) async -> Bool {
     let ended = Flag()
-    let failure = Mutex<(any Error)?>(nil)
+    let failure = Lock<(any Error)?>.make(nil)
     Task {
       do { try await body() } catch { failure.withLock { $0 = error } }
       ended.raise()

@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborDiagnostics
 import Synchronization
 import Testing
 
@@ -80,7 +81,8 @@ import Testing
 
   /// What the loaders and teardowns of a graph did, in order.
   final class Log: Sendable {
-    private let events = Mutex<[String]>([])
+    // Arbor's lock, which the thread sanitizer sees (it does not see `Mutex` on Linux).
+    private let events = Lock<[String]>.make([])
     func append(_ event: String) { events.withLock { $0.append(event) } }
     var all: [String] { events.withLock { $0 } }
     func position(of event: String) -> Int? { all.firstIndex(of: event) }
