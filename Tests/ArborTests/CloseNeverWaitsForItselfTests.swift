@@ -1,6 +1,6 @@
 import Arbor
-import ArborDiagnostics
 import ArborDemoFeatures
+import ArborDiagnostics
 import Synchronization
 import Testing
 
