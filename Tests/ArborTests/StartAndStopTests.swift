@@ -11,7 +11,7 @@ import Testing
   // MARK: Random graphs
 
   /// Tags that make twelve distinct feature types of one generic feature.
-  protocol Tag { static var index: Int { get } }
+  protocol Tag: SendableMetatype { static var index: Int { get } }
   enum T0: Tag { static var index: Int { 0 } }
   enum T1: Tag { static var index: Int { 1 } }
   enum T2: Tag { static var index: Int { 2 } }
