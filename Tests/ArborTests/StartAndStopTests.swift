@@ -336,6 +336,31 @@ import Testing
     #expect(cause.location?.description == "App/Main.swift:9")
   }
 
+  @Test func anEagerLoaderOrWorkThatStartsItsOwnBranchEnds() async throws {
+    let log = Log()
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { (features: Features) async throws in
+          try await features.start()  // part of the start already running: returns at once
+          log.append("loaded")
+          return Pool(name: "pool")
+        }, eager: true)
+      registry.beforeServing { features in
+        try await features.start()
+        log.append("worked")
+      }
+    }
+    // Bounded: a start that waits for itself fails the test instead of hanging it.
+    let started = Flag()
+    Task {
+      try await root.start()
+      started.raise()
+    }
+    #expect(await started.suspendUntilRaised(seconds: 30))
+    #expect(log.all == ["loaded", "worked"])
+    try await root.close()
+  }
+
   @Test func aClosedBranchDoesNotStart() async throws {
     let root = FeaturesRoot { _ in }
     try await root.close()

@@ -16,13 +16,19 @@ extension Branch {
     switch action {
     case .ended(let outcome):
       failure = outcome
+    case .wait where StartUp.runsInCurrentTask(self):
+      // From inside the start (an eager loader or before-serving work starting its own branch):
+      // waiting would never end, and the start it is part of ends the branch's.
+      return
     case .wait:
       failure = await withCheckedContinuation { continuation in
         if let ended = state.withLock({ $0.start.wait(continuation) }) { continuation.resume(returning: ended) }
       }
     case .run:
       let startUp = StartUp(branch: self, features: features, timeout: timeout, site: location)
-      failure = await Task { await startUp.run() }.value
+      failure = await Task {
+        await StartUp.$running.withValue(StartUp.running.union([ObjectIdentifier(self)])) { await startUp.run() }
+      }.value
       for waiter in state.withLock({ $0.start.finish(failure) }) { waiter.resume(returning: failure) }
     }
     if let failure { throw failure }

@@ -10,6 +10,15 @@ struct StartUp {
   let timeout: Duration?
   let site: SourceLocation
 
+  /// The branches whose start the current task runs (inherited by the tasks of its loads), so that
+  /// a start never waits for itself.
+  @TaskLocal static var running: Set<ObjectIdentifier> = []
+
+  /// Whether the current task runs the start of `branch`; the start keeps the branch alive.
+  static func runsInCurrentTask(_ branch: Branch) -> Bool {
+    running.contains(ObjectIdentifier(branch))
+  }
+
   /// Runs the start; `nil` when the branch started.
   func run() async -> FeaturesStartFailed? {
     let began = ContinuousClock.now
