@@ -87,6 +87,15 @@ struct ArborContender: Contender {
     }
   }
 
+  func layeredGraph() -> (Int) -> Void {
+    { n in
+      for _ in 0..<n {
+        var sink = DiscardingSink()
+        ArborGraph.resolveAll(ArborGraph.makeRoot(), &sink)
+      }
+    }
+  }
+
   func keepRequests(_ count: Int) -> Any {
     (0..<count).map { id in
       let request = try! root.branch(RequestScope.self, context: RequestID(value: id))
@@ -115,5 +124,10 @@ struct ArborContender: Contender {
       expect(try! request.instance(of: Request4.self).value() == 7, "Arbor: request again")
     }
     expect(requests == 1, "Arbor: request feature made \(requests) times")
+    LayeredGraph.verify("Arbor") { first, again in
+      let root = ArborGraph.makeRoot()
+      ArborGraph.resolveAll(root, &first)
+      ArborGraph.resolveAll(root, &again)
+    }
   }
 }

@@ -16,6 +16,9 @@ protocol Contender {
   func request() -> (Int) -> Void
   /// e. Case a, made safe to run from several threads at once; e′ the same for a `Ticker`.
   func cachedConcurrently(capturing: Bool) -> @Sendable (Int) -> Void
+  /// g. Build a container that registers every feature of the layered graph, then resolve each
+  /// feature once.
+  func layeredGraph() -> (Int) -> Void
   /// f. `count` live request scopes, each with its five cacheables resolved; the result keeps them.
   func keepRequests(_ count: Int) -> Any
   /// Checks the wiring gives the values every library must give, before anything is timed.

@@ -104,6 +104,20 @@ struct DependenciesContender: Contender {
     }
   }
 
+  /// Its container is a `withDependencies` scope that sets every feature's value: it has no
+  /// registrations to build, and its live values are made once per process, so only setting them
+  /// builds the graph anew (see `DependenciesGraph`).
+  func layeredGraph() -> (Int) -> Void {
+    { n in
+      for _ in 0..<n {
+        DependenciesGraph.withGraph {
+          var sink = DiscardingSink()
+          DependenciesGraph.resolveAll(&sink)
+        }
+      }
+    }
+  }
+
   /// A kept scope is a `DependencyValues` with the request's values set: what `withDependencies`
   /// would install for the request.
   func keepRequests(_ count: Int) -> Any {
@@ -134,6 +148,12 @@ struct DependenciesContender: Contender {
     Self.withRequest(7) {
       @Dependency(\.r4) var r4
       expect(r4.value() == 7, "swift-dependencies: request")
+    }
+    LayeredGraph.verify("swift-dependencies") { first, again in
+      DependenciesGraph.withGraph {
+        DependenciesGraph.resolveAll(&first)
+        DependenciesGraph.resolveAll(&again)
+      }
     }
   }
 }

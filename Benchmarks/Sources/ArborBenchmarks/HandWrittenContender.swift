@@ -62,6 +62,15 @@ struct HandWrittenContender: Contender {
     }
   }
 
+  func layeredGraph() -> (Int) -> Void {
+    { n in
+      for _ in 0..<n {
+        var sink = DiscardingSink()
+        HandGraph().resolveAll(&sink)
+      }
+    }
+  }
+
   func keepRequests(_ count: Int) -> Any {
     (0..<count).map { id in
       let request = HandRequest(RequestID(value: id))
@@ -83,6 +92,11 @@ struct HandWrittenContender: Contender {
       expect(request.r4.value() == 7 && request.r4.value() == 7, "hand: request")
     }
     expect(requests == 1, "hand: request feature made \(requests) times")
+    LayeredGraph.verify("hand") { first, again in
+      let graph = HandGraph()
+      graph.resolveAll(&first)
+      graph.resolveAll(&again)
+    }
   }
 }
 

@@ -14,7 +14,8 @@ struct Settings {
   var scale = 1.0
   /// Timed samples per case and library; the median is reported.
   var samples = 9
-  /// Case identifiers to run (`a`, `a2`, `b`, `c`, `d`, `e`, `f`, and the curves' names); empty runs all.
+  /// Case identifiers to run (`a`, `a2`, `b`, `c`, `d`, `d′`, `e`, `f`, `g`, and the curves' names); empty
+  /// runs all.
   var cases: Set<String> = []
   /// Libraries to run; empty runs all.
   var libraries: Set<Library> = []

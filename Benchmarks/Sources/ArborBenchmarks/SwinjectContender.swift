@@ -90,6 +90,15 @@ struct SwinjectContender: Contender {
     }
   }
 
+  func layeredGraph() -> (Int) -> Void {
+    { n in
+      for _ in 0..<n {
+        var sink = DiscardingSink()
+        SwinjectGraph.resolveAll(SwinjectGraph.makeContainer(), &sink)
+      }
+    }
+  }
+
   func keepRequests(_ count: Int) -> Any {
     (0..<count).map { id in
       let request = Self.request(container, id)
@@ -118,6 +127,11 @@ struct SwinjectContender: Contender {
       expect(request.resolve(Request4.self)!.value() == 7, "Swinject: request again")
     }
     expect(requests == 1, "Swinject: request feature made \(requests) times")
+    LayeredGraph.verify("Swinject") { first, again in
+      let container = SwinjectGraph.makeContainer()
+      SwinjectGraph.resolveAll(container, &first)
+      SwinjectGraph.resolveAll(container, &again)
+    }
   }
 }
 

@@ -21,7 +21,7 @@ func usage(_ message: String) -> Never {
       """
       arbor-benchmarks: \(message)
       usage: arbor-benchmarks [--scale X] [--samples N] \
-      [--cases a,a2,b,c,d,d′,e,f,\(curveCases.map(\.id).joined(separator: ","))] \
+      [--cases a,a2,b,c,d,d′,e,f,g,\(curveCases.map(\.id).joined(separator: ","))] \
       [--libraries hand,arbor,swinject,swift-dependencies] [--depths 10,100,1000,10000]
 
       """.utf8))
@@ -156,6 +156,13 @@ if settings.includes("f") {
     if let bytes = MemoryCase.measure(library, count: count) { row.values[library] = Double(bytes) / 1_048_576 }
   }
   rows.append(row)
+}
+
+if settings.includes("g") {
+  progress("g: " + libraries.map(\.title).joined(separator: ", "))
+  let runs = libraries.map { ($0, $0.contender.layeredGraph()) }
+  let nanoseconds = measure(total: settings.count(1_000), settings: settings, runs)
+  rows.append(Row(title: LayeredGraph.title, unit: "µs", values: nanoseconds.mapValues { $0 / 1_000 }))
 }
 
 func formatRatio(_ ratio: Double) -> String {
