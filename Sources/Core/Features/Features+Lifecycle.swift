@@ -141,7 +141,7 @@ extension Features {
       let tracked = try branch.beginOutsideLoad(feature, at: location)
       do {
         let instance = try await ClosesInTask.$outsideLoads.withValue(
-          ClosesInTask.outsideLoads + [ObjectIdentifier(tracked)]
+          ClosesInTask.outsideLoads + [tracked]
         ) { try await load(branch) }
         branch.endOutsideLoad(tracked, .success(instance))
         return instance

@@ -1,0 +1,23 @@
+import Synchronization
+import Testing
+
+/// Something a loader or teardown set up later than the tree reaches: a `KeyedBranches`, say.
+final class Later<Value: Sendable>: Sendable {
+  private let value = Mutex<Value?>(nil)
+  func set(_ new: Value) { value.withLock { $0 = new } }
+  var get: Value { value.withLock { $0! } }
+}
+
+/// Runs `body` in a task of its own and waits for it, at most `seconds`: a close that waits for
+/// itself fails the test instead of hanging it. An error `body` throws is recorded.
+func ends(within seconds: Double = 30, _ body: @escaping @Sendable () async throws -> Void) async -> Bool {
+  let ended = Flag()
+  let failure = Mutex<(any Error)?>(nil)
+  Task {
+    do { try await body() } catch { failure.withLock { $0 = error } }
+    ended.raise()
+  }
+  guard await ended.suspendUntilRaised(seconds: seconds) else { return false }
+  if let error = failure.withLock({ $0 }) { Issue.record(error) }
+  return true
+}
