@@ -334,15 +334,7 @@ import Testing
           tornDown.next()
         })
       registry.defineScope(SessionScope.self) { registry in
-        registry.use(
-          .cacheable { _ async in
-            loaded.next()
-            await Task.yield()
-            return Cache(name: "session")
-          } teardown: { _ in
-            await Task.yield()
-            tornDown.next()
-          })
+        registry.use(counted({ Cache(name: "session") }, loaded: loaded, tornDown: tornDown))
         registry.use(
           .cacheable { (id: Int, _) in
             loaded.next()
@@ -422,6 +414,101 @@ import Testing
     #expect(log.all == ["up pool", "down pool"])
   }
 
+  // MARK: KeyedBranches
+
+  /// With room for one session, using a second evicts the first, whose teardown uses a third: every
+  /// close ends and each session is torn down once.
+  @Test func anEvictedSessionWhoseTeardownUsesAnotherKeyEnds() async throws {
+    let log = Collected<String>()
+    let sessions = Later<KeyedBranches<String, SessionScope>>()
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { (features: Features) in
+            Pool(name: try features.context(for: SessionScope.self).user)
+          } teardown: { pool in
+            if pool.name == "ann" {
+              try await sessions.get.withBranch(for: "carol") { _ = try await $0.instance(of: Pool.self) }
+            }
+            log.append("down \(pool.name)")
+          })
+      }
+    }
+    sessions.set(KeyedBranches(SessionScope.self, of: root, maximumCount: 1) { Session(user: $0) })
+    #expect(
+      await ends {
+        try await sessions.get.withBranch(for: "ann") { _ = try await $0.instance(of: Pool.self) }
+        try await sessions.get.withBranch(for: "bob") { _ = try await $0.instance(of: Pool.self) }
+      })
+    #expect(await ends { try await sessions.get.close() })
+    #expect(await ends { try await root.close() })
+    #expect(log.all.sorted() == ["down ann", "down bob", "down carol"])
+  }
+
+  /// Requests through a `KeyedBranches` with a limit race evictions, the set's close and the root's:
+  /// every call ends, and every instance loaded is torn down once.
+  @Test func keyedBranchesRacingClosesTearEveryInstanceDownOnce() async throws {
+    let loaded = Tally()
+    let tornDown = Tally()
+    let unexpected = Collected<String>()
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(counted({ Pool(name: "session") }, loaded: loaded, tornDown: tornDown))
+      }
+    }
+    let sessions = KeyedBranches(SessionScope.self, of: root, maximumCount: 2) { Session(user: $0) }
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<32 {
+        group.addTask {
+          do {
+            switch index % 8 {
+            case 3: try await sessions.evict("user \(index % 5)")
+            case 7 where index > 16: try await sessions.close()
+            default:
+              try await sessions.withBranch(for: "user \(index % 5)") { _ = try await $0.instance(of: Pool.self) }
+            }
+          } catch is FeaturesClosed {
+          } catch is KeyedBranchesClosed {
+          } catch {
+            unexpected.append("\(error)")
+          }
+        }
+      }
+      group.addTask { try? await root.close() }
+    }
+    #expect(await ends { try await sessions.close() })
+    #expect(await ends { try await root.close() })
+    #expect(unexpected.all == [])
+    #expect(loaded.value == tornDown.value)
+  }
+
+  // MARK: withBranch
+
+  /// A `withBranch` body closes the root: the root's close reaches the body's branch, and the
+  /// `withBranch` ends with the body's result once that branch is closed.
+  @Test func aWithBranchBodyThatClosesTheRootEnds() async throws {
+    let log = Collected<String>()
+    let root = FeaturesRoot { registry in
+      registry.use(resource(log, { Pool(name: "root") }, named: "root pool"))
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(resource(log, { Cache(name: "session") }, named: "session cache"))
+      }
+    }
+    _ = try await root.instance(of: Pool.self)
+    let result = Mutex<String?>(nil)
+    #expect(
+      await ends {
+        let value = try await root.withBranch(SessionScope.self, context: Session(user: "ann")) { session in
+          _ = try await session.instance(of: Cache.self)
+          try await root.close()
+          return "body's result"
+        }
+        result.withLock { $0 = value }
+      })
+    #expect(result.withLock { $0 } == "body's result")
+    #expect(log.all == ["up root pool", "up session cache", "down session cache", "down root pool"])
+  }
+
   // MARK: Side paths below a closed branch
 
   /// A branch below a closed one answers no side path: the root's close reached it.
@@ -475,4 +562,18 @@ final class ClosedOrder: FeaturesObserver {
 /// Whether `features` answers `FeaturesClosed`: its close (or an ancestor's) has started.
 private func closeHasStarted(_ features: Features) -> Bool {
   features.which(Pool.self).diagnostic?.kind == "FeaturesClosed"
+}
+
+/// An async cacheable loader of `make`'s feature that counts its loads and its teardowns.
+private func counted<F: CacheableFeature>(
+  _ make: @escaping @Sendable () -> F, loaded: Tally, tornDown: Tally
+) -> FeatureLoader where F.Context == NoContext {
+  .cacheable { _ async in
+    loaded.next()
+    await Task.yield()
+    return make()
+  } teardown: { _ in
+    await Task.yield()
+    tornDown.next()
+  }
 }
