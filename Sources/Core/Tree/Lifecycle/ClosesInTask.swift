@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The branches whose close the current task runs, so that a close never waits for itself.
 ///
 /// A close runs its plan in a task of its own, with this as a task-local: a teardown that closes its
@@ -5,11 +7,13 @@
 /// finds its branch here and does not wait for the close it is part of.
 final class ClosesInTask: Sendable {
   /// The branches whose teardowns the plan runs, and the ancestors of its branch, while the plan
-  /// runs; empty once it ended. A close of any of them, started elsewhere, waits for this one: it
+  /// runs (not once it ended). A close of any of them, started elsewhere, waits for this one: it
   /// cannot end before a teardown of this one that waits for it. Identifiers stay unique meanwhile,
   /// since the plan keeps its branches alive, and each of them its ancestors. Not the branches of
   /// steps whose close another task runs: this close waits for those.
-  private let waitedFor: Lock<Set<ObjectIdentifier>>
+  private let waitedFor: Set<ObjectIdentifier>
+  /// Set once the plan ended: ``waitedFor`` then lists nothing.
+  private let hasEnded = Atomic<Bool>(false)
   /// The async loads in flight in the plan's branches when the close started, which it waits for,
   /// through the closes it waits for too.
   private let loads: Set<ObjectIdentifier>
@@ -30,7 +34,7 @@ final class ClosesInTask: Sendable {
       branches.insert(ObjectIdentifier(current))
       ancestor = current.heldParent
     }
-    self.waitedFor = Lock.make(branches)
+    self.waitedFor = branches
     self.loads = loads
     self.enclosing = enclosing
   }
@@ -38,13 +42,14 @@ final class ClosesInTask: Sendable {
   /// Whether a close of `branch` that started elsewhere waits for a close the task runs: its own
   /// branch's, or an ancestor's.
   func contains(_ branch: Branch) -> Bool {
-    waitedFor.withLock { $0.contains(ObjectIdentifier(branch)) } || enclosing?.contains(branch) == true
+    (!hasEnded.load(ordering: .acquiring) && waitedFor.contains(ObjectIdentifier(branch)))
+      || enclosing?.contains(branch) == true
   }
 
   /// The plan ended: a task started by one of its teardowns that closes one of its branches later
   /// waits for that close's outcome, as any other caller does.
   func ended() {
-    waitedFor.withLock { $0 = [] }
+    hasEnded.store(true, ordering: .releasing)
   }
 
   /// Whether the current task runs inside one of the loads this close waits for: the close could
