@@ -49,6 +49,7 @@ import Testing
   @Test func aSessionTeardownClosingTheRootWhileTheRootClosesEnds() async throws {
     let log = Collected<String>()
     let rootLater = Later<Features>()
+    defer { rootLater.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let teardownStarted = Flag()
     let root = FeaturesRoot { registry in
       registry.use(resource(log, { Pool(name: "root") }, named: "root pool"))
@@ -207,6 +208,7 @@ import Testing
   @Test func aTeardownClosingAnotherSessionWaitsForIt() async throws {
     let log = Collected<String>()
     let other = Later<Features>()
+    defer { other.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
@@ -421,6 +423,7 @@ import Testing
   @Test func anEvictedSessionWhoseTeardownUsesAnotherKeyEnds() async throws {
     let log = Collected<String>()
     let sessions = Later<KeyedBranches<String, SessionScope>>()
+    defer { sessions.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
@@ -532,6 +535,7 @@ import Testing
   /// A loader's features kept by its instance answer no side path once their branch closed.
   @Test func keptLoaderFeaturesAnswerNoSidePathOnceClosed() async throws {
     let kept = Later<Features>()
+    defer { kept.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(

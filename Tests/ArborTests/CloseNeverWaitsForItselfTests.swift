@@ -43,6 +43,7 @@ import Testing
   @Test func aTeardownThatClosesAnAncestorEnds() async throws {
     let log = Collected<String>()
     let rootLater = Later<Features>()
+    defer { rootLater.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.use(resource(log, { Pool(name: "root") }, named: "root pool"))
       registry.defineScope(SessionScope.self) { registry in
@@ -67,6 +68,7 @@ import Testing
   @Test func aSessionTeardownThatEvictsItsKeyWhileTheRootClosesEnds() async throws {
     let log = Collected<String>()
     let sessions = Later<KeyedBranches<String, SessionScope>>()
+    defer { sessions.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
@@ -111,6 +113,7 @@ import Testing
   @Test func anAsyncLoaderThatClosesTheRootEnds() async throws {
     let log = Collected<String>()
     let rootLater = Later<Features>()
+    defer { rootLater.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(

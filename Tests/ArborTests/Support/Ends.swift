@@ -6,6 +6,9 @@ final class Later<Value: Sendable>: Sendable {
   private let value = Mutex<Value?>(nil)
   func set(_ new: Value) { value.withLock { $0 = new } }
   var get: Value { value.withLock { $0! } }
+  /// Lets go of the value: a tree whose loaders reach the tree itself through it is otherwise never
+  /// freed.
+  func clear() { value.withLock { $0 = nil } }
 }
 
 /// Runs `body` in a task of its own and waits for it, at most `seconds`: a close that waits for
