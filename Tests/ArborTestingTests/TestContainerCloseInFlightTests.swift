@@ -75,22 +75,7 @@ import Testing
 
   @Test func aCopyOfABranchClosesWithItsCopiedAncestors() async throws {
     let closed = Lines()
-    let root = FeaturesRoot { registry in
-      registry.use(
-        .cacheable { _ in
-          Ledger()
-        } teardown: { _ in
-          closed.append("closed the root's ledger")
-        })
-      registry.defineScope(SessionScope.self) { registry in
-        registry.use(
-          .cacheable { features in
-            Store(name: try features.context(for: SessionScope.self).user)
-          } teardown: { store in
-            closed.append("closed \(store.name)")
-          })
-      }
-    }
+    let root = ledgerAndStoreTree(closed)
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
     let issues = try await capturingIssues {
       let copy = TestFeatures(session)

@@ -12,27 +12,6 @@ import Testing
     static var placeholder: Resource { Resource(name: "placeholder") }
   }
 
-  /// Something a loader or teardown set up later than the tree reaches: a `KeyedBranches`, say.
-  final class Later<Value: Sendable>: Sendable {
-    private let value = Lock<Value?>.make(nil)
-    func set(_ new: Value) { value.withLock { $0 = new } }
-    var get: Value { value.withLock { $0! } }
-  }
-
-  /// Runs `body` in a task of its own and waits for it, at most `seconds`: a close that waits for
-  /// itself fails the test instead of hanging it.
-  func ends(within seconds: Double = 30, _ body: @escaping @Sendable () async throws -> Void) async -> Bool {
-    let ended = Flag()
-    let failure = Lock<(any Error)?>.make(nil)
-    Task {
-      do { try await body() } catch { failure.withLock { $0 = error } }
-      ended.raise()
-    }
-    guard await ended.suspendUntilRaised(seconds: seconds) else { return false }
-    if let error = failure.withLock({ $0 }) { Issue.record(error) }
-    return true
-  }
-
   @Test func aTeardownThatClosesItsOwnBranchAgainEnds() async throws {
     let log = Collected<String>()
     let root = FeaturesRoot { registry in
@@ -65,6 +44,7 @@ import Testing
   @Test func aTeardownThatClosesAnAncestorEnds() async throws {
     let log = Collected<String>()
     let rootLater = Later<Features>()
+    defer { rootLater.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.use(resource(log, { Pool(name: "root") }, named: "root pool"))
       registry.defineScope(SessionScope.self) { registry in
@@ -89,6 +69,7 @@ import Testing
   @Test func aSessionTeardownThatEvictsItsKeyWhileTheRootClosesEnds() async throws {
     let log = Collected<String>()
     let sessions = Later<KeyedBranches<String, SessionScope>>()
+    defer { sessions.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
@@ -133,6 +114,7 @@ import Testing
   @Test func anAsyncLoaderThatClosesTheRootEnds() async throws {
     let log = Collected<String>()
     let rootLater = Later<Features>()
+    defer { rootLater.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(

@@ -10,7 +10,8 @@ extension Features {
   ///
   /// It is idempotent: a second call, or a call on a branch below one being closed, waits for the
   /// one close and sees its outcome. Cancelling the calling task does not stop it: teardowns run to
-  /// the end (in a task of their own when the caller's is cancelled before they start).
+  /// the end, in a task of their own that nobody cancels. A close never waits for itself: called
+  /// from a teardown or an async loader that a close waits for, it does not wait for that close.
   ///
   /// ```swift
   /// try await session.close()   // at the end of a session
@@ -141,7 +142,7 @@ extension Features {
       let tracked = try branch.beginOutsideLoad(feature, at: location)
       do {
         let instance = try await ClosesInTask.$outsideLoads.withValue(
-          ClosesInTask.outsideLoads + [ObjectIdentifier(tracked)]
+          ClosesInTask.outsideLoads + [tracked]
         ) { try await load(branch) }
         branch.endOutsideLoad(tracked, .success(instance))
         return instance

@@ -170,7 +170,7 @@ extension Branch {
   ///
   /// - Throws: ``FeaturesClosed`` once the branch started closing.
   func beginOutsideLoad<F: Feature>(_ feature: F.Type, at location: SourceLocation) throws -> AsyncLoad<F> {
-    let load = AsyncLoad<F>(step: nil, path: nil)
+    let load = AsyncLoad<F>(step: nil, path: nil, in: self)
     let key = AsyncLoadKey(outsideLoad: load)
     // Under the lock a close takes to find the loads in flight.
     let isOpen = state.withLock { state in
@@ -225,11 +225,27 @@ extension Branch {
       // A task of its own, which nobody cancels: a teardown never starts cancelled, even when the
       // caller's task is cancelled before or during the close.
       let closing = ClosesInTask(plan, enclosing: ClosesInTask.current)
-      let task = Task { await ClosesInTask.$current.withValue(closing) { await Self.run(plan) } }
       // Called from inside a load this close waits for (an async loader closing its own branch, or
       // an ancestor), waiting would never end: the close goes on in its task, and ends when the
-      // load does.
-      if closing.waitsForTheCurrentTask() { return }
+      // load does. No caller then gets its outcome, so a teardown that throws is reported.
+      let isWaitedFor = !closing.waitsForTheCurrentTask()
+      let task = Task {
+        let failures = await ClosesInTask.$current.withValue(closing) {
+          // Not waited for, the close is part of no load of the caller's: its requests and closes
+          // must not take the caller's loads for theirs.
+          guard !isWaitedFor else { return await Self.run(plan) }
+          return await AsyncFrame.$current.withValue(nil) {
+            await ClosesInTask.$outsideLoads.withValue([]) { await Self.run(plan) }
+          }
+        }
+        closing.ended()
+        if !isWaitedFor, !failures.isEmpty {
+          IssueReporting.report(
+            Diagnostic(describing: TeardownFailed(failures, closing: self.path, at: site)), severity: .failure)
+        }
+        return failures
+      }
+      guard isWaitedFor else { return }
       failures = await task.value
     }
     if !failures.isEmpty { throw TeardownFailed(failures, closing: path, at: site) }
@@ -269,6 +285,12 @@ extension Branch {
         return steps
       }
     }
+  }
+
+  /// The parent, when something keeps it alive as long as this branch: this branch's hold on it,
+  /// or, below a tether, the tether's own branch if it was not released.
+  var heldParent: Branch? {
+    holdsParent ? parent : tether?.branch
   }
 
   /// Sets the closed bit of `detour` once the lifecycle left `open`: from then on the inlined reads
@@ -392,16 +414,25 @@ extension Branch {
     return true
   }
 
-  /// The outcome of the close that started first, once it ended; at once when that close is the
-  /// current task's (a teardown closing its own branch again, or an ancestor): it cannot end before
-  /// this returns, and its own caller gets its outcome.
+  /// The outcome of the close that started first, once it ended; at once while that close waits
+  /// for the current task: for a close the task runs (a teardown closing its own branch again, or
+  /// an ancestor), or for a load the task runs inside (an async loader closing its own branch, or
+  /// an ancestor, as it closes). That close cannot end before this returns, and its own caller gets
+  /// its outcome.
   private func outcomeOfClose() async -> [TeardownFailed.Failure] {
-    if ClosesInTask.current?.contains(self) == true { return [] }
+    // Read before the lock: a close the task runs ends only after this returns, and one that ended
+    // left this branch closed, which the lifecycle answers first.
+    let isPartOfTheClose =
+      ClosesInTask.current?.contains(self) == true || ClosesInTask.currentTaskLoads(below: self)
     return await withCheckedContinuation { continuation in
-      switch state.withLock({ $0.lifecycle.waitForOutcome(continuation) }) {
-      case .suspend: break
-      case .resume(let failures): continuation.resume(returning: failures)
+      let ready = state.withLock { state -> [TeardownFailed.Failure]? in
+        if isPartOfTheClose, !state.lifecycle.hasEnded { return [] }
+        switch state.lifecycle.waitForOutcome(continuation) {
+        case .suspend: return nil
+        case .resume(let failures): return failures
+        }
       }
+      if let ready { continuation.resume(returning: ready) }
     }
   }
 }

@@ -7,16 +7,28 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
     var nextWaiter = 0
     /// Closes of the branch, suspended until the load ends; never cancelled.
     var closes: [CheckedContinuation<Void, Never>] = []
+    /// The branch the load runs in, let go of when it ends: tasks the loader starts keep this load
+    /// on their path, and must not keep the branch alive.
+    var branch: Branch?
   }
 
-  private let state = Lock.make(State())
+  private let state: Lock<State>
+
+  /// A load of `step` in `branch`, requested along `path`.
+  init(step: LoadStep?, path: AsyncFrame?, in branch: Branch) {
+    state = Lock.make(State(branch: branch))
+    super.init(step: step, path: path)
+  }
 
   override var isFinished: Bool { state.withLock { $0.outcome != nil } }
+
+  override var branch: Branch? { state.withLock { $0.branch } }
 
   /// Ends the load: every suspended request resumes with `outcome`, and later ones get it at once.
   func finish(_ outcome: Result<F, any Error>) {
     let (waiters, closes) = state.withLock { state in
       state.outcome = outcome
+      state.branch = nil
       defer { (state.waiters, state.closes) = ([:], []) }
       return (state.waiters.values, state.closes)
     }

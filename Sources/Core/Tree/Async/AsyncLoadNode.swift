@@ -16,6 +16,10 @@ class AsyncLoadNode: WaitGraph.Node, @unchecked Sendable {
   /// Whether the load has ended: a wait for it no longer blocks anyone.
   var isFinished: Bool { false }
 
+  /// The branch the load runs in, until it ends: a close of that branch, or of an ancestor, waits
+  /// for it. `nil` for the node of a disposable, which no close waits for.
+  var branch: Branch? { nil }
+
   /// An async load waits only for what it awaits, which is recorded while it does.
   var waitsImplicitlyFor: (any WaitGraph.Node)? { nil }
 

@@ -144,7 +144,7 @@ extension Branch {
       // Under the lock a close takes to find the async loads in flight.
       if isClosed { return .closed }
       if let load = state.asyncLoads[key] { return .join(unsafeDowncast(load, to: AsyncLoad<F>.self)) }
-      let load = AsyncLoad<F>(step: step, path: path)
+      let load = AsyncLoad<F>(step: step, path: path, in: self)
       state.asyncLoads[key] = load
       return .own(load)
     }

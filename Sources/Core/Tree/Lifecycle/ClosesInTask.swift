@@ -1,12 +1,21 @@
+import Synchronization
+
 /// The branches whose close the current task runs, so that a close never waits for itself.
 ///
 /// A close runs its plan in a task of its own, with this as a task-local: a teardown that closes its
 /// own branch again (or a branch whose close includes it), directly or through a task it starts,
 /// finds its branch here and does not wait for the close it is part of.
 final class ClosesInTask: Sendable {
-  /// The branches of the plan, each kept alive by the plan while the task runs it.
-  private let branches: Set<ObjectIdentifier>
-  /// The async loads in flight in those branches when the close started, which it waits for.
+  /// The branches whose teardowns the plan runs, and the ancestors of its branch, while the plan
+  /// runs (not once it ended). A close of any of them, started elsewhere, waits for this one: it
+  /// cannot end before a teardown of this one that waits for it. Identifiers stay unique meanwhile,
+  /// since the plan keeps its branches alive, and each of them its ancestors. Not the branches of
+  /// steps whose close another task runs: this close waits for those.
+  private let waitedFor: Set<ObjectIdentifier>
+  /// Set once the plan ended: ``waitedFor`` then lists nothing.
+  private let hasEnded = Atomic<Bool>(false)
+  /// The async loads in flight in the plan's branches when the close started, which it waits for,
+  /// through the closes it waits for too.
   private let loads: Set<ObjectIdentifier>
   /// The close the task that started this one was running, if any.
   private let enclosing: ClosesInTask?
@@ -15,37 +24,69 @@ final class ClosesInTask: Sendable {
     var branches: Set<ObjectIdentifier> = []
     var loads: Set<ObjectIdentifier> = []
     func collect(_ step: CloseStep) {
-      branches.insert(ObjectIdentifier(step.branch))
+      if step.runsTeardowns { branches.insert(ObjectIdentifier(step.branch)) }
       loads.formUnion(step.branch.asyncLoadsInFlight.map(ObjectIdentifier.init))
       step.children.forEach(collect)
     }
     collect(plan)
-    self.branches = branches
+    var ancestor = plan.branch.heldParent
+    while let current = ancestor {
+      branches.insert(ObjectIdentifier(current))
+      ancestor = current.heldParent
+    }
+    self.waitedFor = branches
     self.loads = loads
     self.enclosing = enclosing
   }
 
-  /// Whether the task runs the close of `branch`.
+  /// Whether a close of `branch` that started elsewhere waits for a close the task runs: its own
+  /// branch's, or an ancestor's.
   func contains(_ branch: Branch) -> Bool {
-    branches.contains(ObjectIdentifier(branch)) || enclosing?.contains(branch) == true
+    (!hasEnded.load(ordering: .acquiring) && waitedFor.contains(ObjectIdentifier(branch)))
+      || enclosing?.contains(branch) == true
+  }
+
+  /// The plan ended: a task started by one of its teardowns that closes one of its branches later
+  /// waits for that close's outcome, as any other caller does.
+  func ended() {
+    hasEnded.store(true, ordering: .releasing)
   }
 
   /// Whether the current task runs inside one of the loads this close waits for: the close could
   /// only end after the task's own load, which waits for the close.
   func waitsForTheCurrentTask() -> Bool {
     guard !loads.isEmpty else { return false }
-    if Self.outsideLoads.contains(where: loads.contains) { return true }
-    var frame = AsyncFrame.current
-    while let current = frame {
-      if loads.contains(ObjectIdentifier(current.load)) { return true }
-      frame = current.parent
+    return Self.loadsOfTheCurrentTask.contains { loads.contains(ObjectIdentifier($0)) }
+  }
+
+  /// Whether the current task runs inside a load in flight in `branch` or below it, which a close
+  /// of `branch` waits for: a close that started elsewhere, and that this task must not wait for.
+  static func currentTaskLoads(below branch: Branch) -> Bool {
+    guard AsyncFrame.current != nil || !outsideLoads.isEmpty else { return false }
+    for load in loadsOfTheCurrentTask {
+      var loading = load.branch  // `nil` once the load ended
+      while let current = loading {
+        if current === branch { return true }
+        loading = current.heldParent
+      }
     }
     return false
   }
 
+  /// The loads the current task runs inside, innermost first.
+  private static var loadsOfTheCurrentTask: [AsyncLoadNode] {
+    var loads: [AsyncLoadNode] = []
+    var frame = AsyncFrame.current
+    while let current = frame {
+      loads.append(current.load)
+      frame = current.parent
+    }
+    return loads + outsideLoads
+  }
+
   /// The loads outside the table (``Branch/beginOutsideLoad(_:at:)``) the current task runs inside,
   /// which have no frame on its async path.
-  @TaskLocal static var outsideLoads: [ObjectIdentifier] = []
+  @TaskLocal static var outsideLoads: [AsyncLoadNode] = []
 
   /// The close the current task runs, if any.
   @TaskLocal static var current: ClosesInTask?
