@@ -51,8 +51,15 @@ struct ChildProcess {
     }
     return ChildProcess(
       status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal,
-      standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-      standardError: try String(contentsOf: errorURL, encoding: .utf8))
+      standardOutput: try text(of: outputURL), standardError: try text(of: errorURL))
+  }
+
+  /// The text of the file at `url`, read through a file handle: `String(contentsOf:)` leaves two
+  /// buffers of Foundation's file reading to LeakSanitizer.
+  private static func text(of url: URL) throws -> String {
+    let file = try FileHandle(forReadingFrom: url)
+    defer { try? file.close() }
+    return String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
   }
 
   /// The lines of standard output that start with `prefix`, without it.
