@@ -201,6 +201,8 @@ struct StorePool: Sendable {
 
   @Test func aTeardownThatEvictsItsOwnAccountEndsWithTheRootsClose() async throws {
     let kept = Mutex<KeyedBranches<String, AccountScope>?>(nil)
+    // The tree's loader reaches the set, which keeps the tree: let go of it, or neither is freed.
+    defer { kept.withLock { $0 = nil } }
     let root = FeaturesRoot { registry in
       registry.defineScope(AccountScope.self) { registry in
         registry.use(SignOut.evicting(from: { kept.withLock { $0! } }))
