@@ -26,7 +26,7 @@ public struct Diagnostic: Sendable, Hashable {
   public package(set) var scope: [ScopeStep]
   /// The resolution path: the features being loaded when it failed, outermost first.
   public package(set) var path: [PathStep]
-  /// The implementation that was running, and where it was registered.
+  /// The implementation that was running, and where it was registered: set by Arbor's own failures.
   package var implementation: Implementation?
   /// The scopes that were searched for an implementation, nearest first.
   public package(set) var searched: [String]
@@ -62,32 +62,13 @@ public struct Diagnostic: Sendable, Hashable {
     fix: String? = nil,
     causes: [Diagnostic] = []
   ) {
-    self.init(
-      kind: kind, message: message, location: location, feature: feature, scope: scope, path: path,
-      implementation: nil, searched: searched, notes: notes, fix: fix, causes: causes)
-  }
-
-  /// Creates a diagnostic that names the implementation that was running: Arbor's own failures.
-  package init(
-    kind: String,
-    message: String,
-    location: SourceLocation? = nil,
-    feature: String? = nil,
-    scope: [ScopeStep] = [],
-    path: [PathStep] = [],
-    implementation: Implementation?,
-    searched: [String] = [],
-    notes: [Note] = [],
-    fix: String? = nil,
-    causes: [Diagnostic] = []
-  ) {
     self.kind = kind
     self.message = message
     self.location = location
     self.feature = feature
     self.scope = scope
     self.path = path
-    self.implementation = implementation
+    self.implementation = nil
     self.searched = searched
     self.notes = notes
     self.fix = fix
