@@ -9,6 +9,8 @@ import Synchronization
 let loads = Atomic<Int>(0)
 let root = DemoTree.root(onGreeterLoad: { loads.add(1, ordering: .relaxed) })
 
+print("The printer starts each line with the time of the demo's fixed clock, Clock(now: { 42 }): [t=42.0].\n")
+
 /// Each session is a `withBranch`: closed when its body ends, which runs its guestbook's teardown.
 func greetTwoSessions() async throws {
   print("Two sessions branch the same root; each caches its own Greeter, and tears down its Guestbook:")

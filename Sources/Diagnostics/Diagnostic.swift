@@ -15,27 +15,27 @@
 /// ```
 public struct Diagnostic: Sendable, Hashable {
   /// The kind of failure, the name of the error type that carries it: `FeatureUndefined`.
-  public var kind: String
+  public package(set) var kind: String
   /// What failed, in a short sentence without a final period: `no implementation of Printer`.
-  public var message: String
+  public package(set) var message: String
   /// Where the failing request was made (`requested at`).
-  public var location: SourceLocation?
+  public package(set) var location: SourceLocation?
   /// The name of the feature the diagnostic is about, if any.
-  public var feature: String?
+  public package(set) var feature: String?
   /// The scopes from the root to the branch where it failed, each with its context.
-  public var scope: [ScopeStep]
+  public package(set) var scope: [ScopeStep]
   /// The resolution path: the features being loaded when it failed, outermost first.
-  public var path: [PathStep]
-  /// The implementation that was running, and where it was registered.
-  public var implementation: Implementation?
+  public package(set) var path: [PathStep]
+  /// The implementation that was running, and where it was registered: set by Arbor's own failures.
+  package var implementation: Implementation?
   /// The scopes that were searched for an implementation, nearest first.
-  public var searched: [String]
+  public package(set) var searched: [String]
   /// Further facts, each a labelled line: where else a feature is registered, both sites of a conflict.
-  public var notes: [Note]
+  public package(set) var notes: [Note]
   /// How to fix it: what to write, and where.
-  public var fix: String?
+  public package(set) var fix: String?
   /// The failures that caused this one.
-  public var causes: [Diagnostic]
+  public package(set) var causes: [Diagnostic]
 
   /// Creates a diagnostic.
   ///
@@ -46,7 +46,6 @@ public struct Diagnostic: Sendable, Hashable {
   ///   - feature: The feature the diagnostic is about.
   ///   - scope: The scope path of the branch where it failed.
   ///   - path: The resolution path.
-  ///   - implementation: The implementation that was running.
   ///   - searched: The scopes searched, nearest first.
   ///   - notes: Further labelled facts.
   ///   - fix: How to fix it.
@@ -58,7 +57,6 @@ public struct Diagnostic: Sendable, Hashable {
     feature: String? = nil,
     scope: [ScopeStep] = [],
     path: [PathStep] = [],
-    implementation: Implementation? = nil,
     searched: [String] = [],
     notes: [Note] = [],
     fix: String? = nil,
@@ -70,7 +68,7 @@ public struct Diagnostic: Sendable, Hashable {
     self.feature = feature
     self.scope = scope
     self.path = path
-    self.implementation = implementation
+    self.implementation = nil
     self.searched = searched
     self.notes = notes
     self.fix = fix
@@ -82,9 +80,9 @@ extension Diagnostic {
   /// One scope on the way from the root to a branch, with the context that branch carries.
   public struct ScopeStep: Sendable, Hashable {
     /// The scope's name: `SessionScope`.
-    public var name: String
+    public package(set) var name: String
     /// The branch's context as `String(describing:)` renders it, or `nil` when the scope has none.
-    public var context: String?
+    public package(set) var context: String?
 
     /// Creates a scope step.
     ///
@@ -100,9 +98,9 @@ extension Diagnostic {
   /// One feature on the resolution path, with the place it was requested from.
   public struct PathStep: Sendable, Hashable {
     /// The feature's name.
-    public var feature: String
+    public package(set) var feature: String
     /// Where it was requested.
-    public var location: SourceLocation?
+    public package(set) var location: SourceLocation?
 
     /// Creates a path step.
     ///
@@ -116,13 +114,13 @@ extension Diagnostic {
   }
 
   /// An implementation of a feature: its name, where it was registered, and in which scope.
-  public struct Implementation: Sendable, Hashable {
+  package struct Implementation: Sendable, Hashable {
     /// The implementation's name: `Greeter.live()`.
-    public var name: String
+    package var name: String
     /// Where it was registered (`registry.use(...)`).
-    public var location: SourceLocation?
+    package var location: SourceLocation?
     /// The scope whose registry holds it.
-    public var scope: String?
+    package var scope: String?
 
     /// Creates an implementation fact.
     ///
@@ -130,7 +128,7 @@ extension Diagnostic {
     ///   - name: The implementation's name.
     ///   - location: Where it was registered.
     ///   - scope: The scope whose registry holds it.
-    public init(name: String, location: SourceLocation? = nil, scope: String? = nil) {
+    package init(name: String, location: SourceLocation? = nil, scope: String? = nil) {
       self.name = name
       self.location = location
       self.scope = scope
@@ -140,9 +138,9 @@ extension Diagnostic {
   /// A labelled fact that has no field of its own.
   public struct Note: Sendable, Hashable {
     /// The label, rendered before a colon: `registered in`.
-    public var label: String
+    public package(set) var label: String
     /// The fact; may span several lines.
-    public var value: String
+    public package(set) var value: String
 
     /// Creates a note.
     ///

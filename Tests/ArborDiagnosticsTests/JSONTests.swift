@@ -102,8 +102,8 @@ import Testing
   }
 
   @Test func aPathStepOrImplementationWithoutALocationHasNull() {
-    let diagnostic = Diagnostic(
-      kind: "Custom", message: "m", path: [.init(feature: "A")], implementation: .init(name: "A.live()"))
+    var diagnostic = Diagnostic(kind: "Custom", message: "m", path: [.init(feature: "A")])
+    diagnostic.implementation = .init(name: "A.live()")
     #expect(
       diagnostic.json(pretty: false)
         == #"{"kind":"Custom","message":"m","location":null,"feature":null,"scope":[],"#

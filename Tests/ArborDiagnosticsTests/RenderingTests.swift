@@ -6,14 +6,14 @@ import Testing
   let here = Arbor.SourceLocation(fileID: "App/Main.swift", line: 42)
 
   @Test func factsComeInTheirFixedOrderAndMultiLineValuesHang() {
-    let diagnostic = Diagnostic(
+    var diagnostic = Diagnostic(
       kind: "Custom", message: "it failed", location: here, feature: "Greeter",
       scope: [.init(name: "Root"), .init(name: "SessionScope", context: "ann")],
       path: [.init(feature: "Greeter", location: here), .init(feature: "Printer")],
-      implementation: .init(
-        name: "Greeter.live()", location: Arbor.SourceLocation(fileID: "App/Greeter.swift", line: 3), scope: "Root"),
       searched: ["SessionScope", "Root"], notes: [.init("seen", "once\ntwice")], fix: "do this\nor that",
       causes: [Diagnostic(kind: "Inner", message: "below", fix: "fix it")])
+    diagnostic.implementation = .init(
+      name: "Greeter.live()", location: Arbor.SourceLocation(fileID: "App/Greeter.swift", line: 3), scope: "Root")
     #expect(
       diagnostic.renderedTree() == """
         Custom: it failed

@@ -34,6 +34,9 @@ import Testing
 
   @Test func theDemoSetsTheGreetingLocaleOfOneSessionOnly() throws {
     let printed = try Self.runDemo()
+    #expect(
+      printed.hasPrefix(
+        "The printer starts each line with the time of the demo's fixed clock, Clock(now: { 42 }): [t=42.0].\n\n"))
     #expect(printed.contains("  [t=42.0] Bonjour ann\n  [t=42.0] Hello bob\n"))
     #expect(printed.contains("GreetingLocale is fr, set on this branch at ArborDemo/main.swift:"))
     #expect(printed.contains("GreetingLocale is en, registry.set at ArborDemoFeatures/DemoTree+Localized.swift:"))

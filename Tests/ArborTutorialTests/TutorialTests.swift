@@ -52,7 +52,7 @@ import Testing
       #expect(arbor.contains(".library(name: \"\(product)\""))
       #expect(manifest.contains(".product(name: \"\(product)\", package: \"arbor\")"))
     }
-    let dependency = try #require(manifest.split(separator: "\n").first { $0.contains(".package(url:") })
+    let dependency = try #require(manifest.split(separator: "\n").first { $0.contains(".package(path:") })
     #expect(readme.contains(dependency.drop { $0 == " " } + "\n"), "the README's install line differs")
   }
 

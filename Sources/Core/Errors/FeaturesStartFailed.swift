@@ -38,20 +38,24 @@ public struct FeaturesStartFailed: DiagnosticError {
   static func timedOut(
     _ what: String, path: [String], limit: Duration, implementation: Diagnostic.Implementation?, fix: String
   ) -> Diagnostic {
-    Diagnostic(
+    var diagnostic = Diagnostic(
       kind: timedOutKind, message: "\(what) did not \(implementation == nil ? "end" : "load") within \(limit)",
-      path: path.map { Diagnostic.PathStep(feature: $0) }, implementation: implementation, fix: fix)
+      path: path.map { Diagnostic.PathStep(feature: $0) }, fix: fix)
+    diagnostic.implementation = implementation
+    return diagnostic
   }
 
   /// The diagnostic of an eager registration of a feature that nothing caches without a context.
   static func notEager(_ binding: Binding) -> Diagnostic {
     let feature = "\(binding.registration.feature)"
-    return Diagnostic(
+    var diagnostic = Diagnostic(
       kind: "FeatureRegistrationInvalid",
       message: "\(feature) is registered eager, but it is not a cacheable without a context",
       location: binding.site, feature: feature,
-      implementation: .init(name: binding.registration.implementation, location: binding.registration.location),
       fix: "register \(feature) without eager: true: a start loads only cacheables without a context,\n"
         + "the one instance a branch keeps; request the others where they are used")
+    diagnostic.implementation = .init(
+      name: binding.registration.implementation, location: binding.registration.location)
+    return diagnostic
   }
 }

@@ -10,11 +10,11 @@
 /// ├─ instead: the set evicts a branch as soon as no request uses it (an idle time of zero)
 /// └─ fix: pass how long a branch may go unused (zero or more), or nil for no limit
 /// ```
-public struct KeyedBranchesIdleTimeInvalid: DiagnosticError {
+package struct KeyedBranchesIdleTimeInvalid: DiagnosticError {
   /// The idle time that was passed.
-  public let idleTime: Duration
+  package let idleTime: Duration
   /// What was passed, where, what the set does instead, and how to fix it.
-  public let diagnostic: Diagnostic
+  package let diagnostic: Diagnostic
 
   init<Scope: FeaturesScope>(_ scope: Scope.Type, idleTime: Duration, at location: SourceLocation) {
     self.idleTime = idleTime

@@ -10,11 +10,11 @@
 /// ├─ instead: the set keeps at most 1 branch
 /// └─ fix: pass how many branches to keep at most (1 or more), or nil for no limit
 /// ```
-public struct KeyedBranchesMaximumCountInvalid: DiagnosticError {
+package struct KeyedBranchesMaximumCountInvalid: DiagnosticError {
   /// The count that was passed.
-  public let maximumCount: Int
+  package let maximumCount: Int
   /// What was passed, where, what the set does instead, and how to fix it.
-  public let diagnostic: Diagnostic
+  package let diagnostic: Diagnostic
 
   init<Scope: FeaturesScope>(_ scope: Scope.Type, maximumCount: Int, keeping kept: Int, at location: SourceLocation) {
     self.maximumCount = maximumCount

@@ -13,11 +13,11 @@
 /// └─ fix: close the branch before releasing it: try await session.close(),
 ///         or make it with withBranch(...), which closes it when its body ends
 /// ```
-public struct TeardownSkipped: DiagnosticError {
+package struct TeardownSkipped: DiagnosticError {
   /// The features whose instances were not torn down, newest first.
-  public let features: [any Feature.Type]
+  package let features: [any Feature.Type]
   /// What was skipped, in which branch, and how to fix it.
-  public let diagnostic: Diagnostic
+  package let diagnostic: Diagnostic
 
   init(_ skipped: [PendingTeardown], in path: ScopePath?) {
     let skipped = Array(skipped.reversed())

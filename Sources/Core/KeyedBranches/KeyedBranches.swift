@@ -29,10 +29,10 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   /// The branch every key's branch is made from.
   public let parent: Features
   /// How long a branch may go unused before it is evicted; `nil` for no limit. It is zero when the
-  /// time passed was negative (and reported as ``KeyedBranchesIdleTimeInvalid``).
+  /// time passed was negative (and reported as `KeyedBranchesIdleTimeInvalid`).
   public let idleTime: Duration?
   /// How many branches the set keeps at most (in use ones excepted); `nil` for no limit. It is 1
-  /// when the count passed was below 1 (and reported as ``KeyedBranchesMaximumCountInvalid``).
+  /// when the count passed was below 1 (and reported as `KeyedBranchesMaximumCountInvalid`).
   public let maximumCount: Int?
   /// Makes the context of a key's branch.
   private let context: @Sendable (Key) async throws -> Scope.Context
@@ -52,10 +52,10 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   ///   - scope: The scope of the branches; defined where `parent` can branch it.
   ///   - parent: The branch they are made from: the root, usually.
   ///   - idleTime: How long a branch may go unused before it is evicted; `nil` for no limit. Must
-  ///     not be negative: a negative time is reported as ``KeyedBranchesIdleTimeInvalid`` through
+  ///     not be negative: a negative time is reported as `KeyedBranchesIdleTimeInvalid` through
   ///     ``IssueReporting``, and the set uses zero.
   ///   - maximumCount: How many branches to keep at most; `nil` for no limit. Must be positive: a
-  ///     count below 1 is reported as ``KeyedBranchesMaximumCountInvalid`` through
+  ///     count below 1 is reported as `KeyedBranchesMaximumCountInvalid` through
   ///     ``IssueReporting``, and the set keeps at most one branch.
   ///   - clock: Measures idle time; a test passes one it controls.
   ///   - file: Where the set is made; captured for you.

@@ -40,12 +40,12 @@ public struct FeatureLoader: Sendable {
   }
 
   /// Whether instances of this loader's feature are torn down when their branch closes.
-  public var hasTeardown: Bool { registration.teardown != nil }
+  package var hasTeardown: Bool { registration.teardown != nil }
 
   /// The implementation's name: `Printer.console()`.
-  public var implementation: String { registration.implementation }
+  package var implementation: String { registration.implementation }
   /// Where the loader was written.
-  public var location: SourceLocation { registration.location }
+  package var location: SourceLocation { registration.location }
 }
 
 extension FeatureLoader {

@@ -9,13 +9,13 @@
 /// ```
 public struct FeaturesGraph: Sendable, Hashable {
   /// A defined scope: a cluster of the graph.
-  public struct Scope: Sendable, Hashable {
+  package struct Scope: Sendable, Hashable {
     /// `s0`, `s1`, ...: the cluster's identifier in every rendering.
-    public let id: String
+    package let id: String
     /// The scope and those above it, root first: `["Root", "SessionScope"]`.
-    public let path: [String]
+    package let path: [String]
     /// The cluster this one is nested in; `nil` for the root.
-    public let parent: String?
+    package let parent: String?
   }
 
   /// A registration, or a feature requested but registered nowhere on the requester's path.
@@ -37,21 +37,21 @@ public struct FeaturesGraph: Sendable, Hashable {
   }
 
   /// A request a loader made: from its registration to what serves the request.
-  public struct Edge: Sendable, Hashable {
+  package struct Edge: Sendable, Hashable {
     /// The requesting registration's node.
-    public let from: String
+    package let from: String
     /// The node of what serves the request.
-    public let to: String
+    package let to: String
     /// Where the loader makes the request.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// What is wrong with the request, if anything: `undefined` or `cycle`.
-    public let problem: String?
+    package let problem: String?
   }
 
   /// Every defined scope, each after the one it is nested in.
-  public let scopes: [Scope]
+  package let scopes: [Scope]
   /// Every registration, then every undefined feature.
   public let nodes: [Node]
   /// Every request, in the order the loaders made them.
-  public let edges: [Edge]
+  package let edges: [Edge]
 }

@@ -21,7 +21,7 @@ extension Features {
   ///   - line: Where it is loaded; captured for you.
   /// - Returns: The instance the loader made.
   /// - Throws: Whatever the loader throws, as it threw it, so a test can match the loader's own
-  ///   errors; ``TestFeaturesMisuse`` when `loader` loads another feature than `F`, or is `async`
+  ///   errors; `TestFeaturesMisuse` when `loader` loads another feature than `F`, or is `async`
   ///   (`await` the `load` of those).
   public func load<F: Feature>(
     _ loader: FeatureLoader, context: F.Context, file: StaticString = #fileID, line: UInt = #line
@@ -57,7 +57,7 @@ extension Features {
   ///   - file: Where it is loaded; captured for you.
   ///   - line: Where it is loaded; captured for you.
   /// - Returns: The instance the loader made.
-  /// - Throws: Whatever the loader throws, as it threw it; ``TestFeaturesMisuse`` when `loader`
+  /// - Throws: Whatever the loader throws, as it threw it; `TestFeaturesMisuse` when `loader`
   ///   loads another feature than `F`.
   public func load<F: Feature>(
     _ loader: FeatureLoader, context: F.Context, file: StaticString = #fileID, line: UInt = #line

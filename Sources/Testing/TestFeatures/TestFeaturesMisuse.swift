@@ -12,9 +12,9 @@ import Arbor
 /// ├─ requested at: AppTests/GreeterTests.swift:12
 /// └─ fix: ask for the feature the loader loads: let greeter: Greeter = try features.load(Greeter.live())
 /// ```
-public struct TestFeaturesMisuse: DiagnosticError {
+package struct TestFeaturesMisuse: DiagnosticError {
   /// What was misused, where, and how to fix it.
-  public let diagnostic: Diagnostic
+  package let diagnostic: Diagnostic
 
   private init(_ message: String, feature: String, at location: SourceLocation, fix: String) {
     diagnostic = Diagnostic(

@@ -5,7 +5,7 @@ let package = Package(
   name: "Greetings",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   dependencies: [
-    .package(url: "https://github.com/<owner>/arbor.git", from: "0.1.0")
+    .package(path: "../arbor")
   ],
   targets: [
     .executableTarget(
