@@ -16,6 +16,7 @@ let package = Package(
   ],
   dependencies: [
     .package(name: "Arbor", path: "../.."),
+    .package(name: "ArborServiceLifecycle", path: "../../Integrations/ArborServiceLifecycle"),
     .package(name: "ArborHummingbird", path: "../../Integrations/ArborHummingbird"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -44,7 +45,7 @@ let package = Package(
       dependencies: [
         "TodoApp",
         .product(name: "ArborTesting", package: "Arbor"),
-        .product(name: "ArborHummingbirdTesting", package: "ArborHummingbird"),
+        .product(name: "ArborServiceLifecycleTesting", package: "ArborServiceLifecycle"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]
     ),

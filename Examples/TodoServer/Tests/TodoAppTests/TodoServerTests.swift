@@ -1,4 +1,4 @@
-import ArborHummingbirdTesting
+import ArborServiceLifecycleTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -8,7 +8,8 @@ import Logging
 /// ``FeaturesMiddleware`` catches every ``DiagnosticError`` (a feature that could not be loaded, a
 /// scope that was never defined) thrown while it makes the request's branch or while the handler
 /// runs. It logs the error at ``level`` with its one-line summary as the message and its whole tree
-/// as JSON under the metadata key ``diagnosticMetadataKey``, then answers with an `HTTPError` of the
+/// as JSON under the metadata key `arbor.diagnostic` (`DiagnosticLogMetadata.diagnosticKey`), then
+/// answers with an `HTTPError` of the
 /// status ``status(for:)`` picks: 500 unless the app maps it. Errors that are already HTTP responses
 /// (`HTTPResponseError`) pass through untouched.
 ///
@@ -19,9 +20,6 @@ import Logging
 /// router.add(middleware: FeaturesMiddleware(root: root, scope: RequestScope.self, errors: errors) { … })
 /// ```
 public struct DiagnosticErrorMapping: Sendable {
-  /// The metadata key of the diagnostic's JSON in the log entry: `arbor.diagnostic`.
-  public static let diagnosticMetadataKey = "arbor.diagnostic"
-
   /// The level of the log entry; `.error` unless you say otherwise.
   public var level: Logger.Level
   /// Picks the response status of an error.
@@ -58,12 +56,7 @@ public struct DiagnosticErrorMapping: Sendable {
   func map(_ error: any DiagnosticError, logger: Logger) -> HTTPError {
     let status = status(error)
     logger.log(
-      level: level, "\(error.diagnostic.summary())",
-      metadata: [
-        Self.diagnosticMetadataKey: .string(error.diagnostic.json(pretty: false)),
-        "arbor.diagnostic.kind": .string(error.diagnostic.kind),
-        "http.response.status_code": .string(String(status.code)),
-      ])
+      level: level, diagnostic: error.diagnostic, metadata: ["http.response.status_code": .string(String(status.code))])
     return HTTPError(status)
   }
 }

@@ -1,6 +1,6 @@
 import Arbor
 import ArborHummingbird
-import ArborHummingbirdTesting
+import ArborServiceLifecycleTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -41,7 +41,7 @@ import Testing
     #expect(entry.metadata["arbor.diagnostic.kind"] == "FeatureUndefined")
     #expect(entry.metadata["http.response.status_code"] == "500")
     #expect(entry.metadata["hb.request.id"] != nil)
-    guard case .string(let json)? = entry.metadata[DiagnosticErrorMapping.diagnosticMetadataKey] else {
+    guard case .string(let json)? = entry.metadata[DiagnosticLogMetadata.diagnosticKey] else {
       Issue.record("no diagnostic JSON in \(entry.metadata)")
       return
     }
