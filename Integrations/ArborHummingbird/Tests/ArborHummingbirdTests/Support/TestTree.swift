@@ -92,6 +92,23 @@ struct Connection: CacheableFeature {
   }
 }
 
+/// A todo looked up by the id in the request's path: its loader throws `HTTPError(.notFound)` for
+/// any `/todos/` id but 1, on purpose.
+struct Todo: CacheableFeature {
+  var title: String
+  static var placeholder: Todo { Todo(title: "") }
+
+  static func live() -> FeatureLoader {
+    .cacheable { features in
+      let path = try features.context(for: RequestScope.self).path
+      guard !path.hasPrefix("/todos/") || path == "/todos/1" else {
+        throw HTTPError(.notFound, message: "no todo at \(path)")
+      }
+      return Todo(title: "buy milk")
+    }
+  }
+}
+
 /// A feature nobody registers, for the error-mapping tests.
 struct Unregistered: CacheableFeature {
   var value: Int
@@ -106,6 +123,7 @@ func testTree(teardowns: Teardowns = Teardowns()) -> Features {
     registry.use(Connection.live(teardowns: teardowns))
     registry.defineScope(RequestScope.self) { registry in
       registry.use(RequestTag.live(teardowns: teardowns))
+      registry.use(Todo.live())
     }
     registry.defineScope(SessionScope.self) { registry in
       registry.use(SessionTag.live(teardowns: teardowns))
