@@ -25,8 +25,9 @@ extension Diagnostic {
   /// The diagnostic of any error: its own tree if it is a ``DiagnosticError``, otherwise a node whose
   /// kind is the error's type and whose message is its description.
   ///
-  /// A description that already starts with the type's name (`HTTPError: Not Found`) gives its
-  /// message without it, so the node renders the name once: `HTTPError: Not Found`.
+  /// A description that already starts with the type's name (`HTTPError: Not Found`,
+  /// `Abort.404: Not Found`) gives its message without it, so the node renders the name once:
+  /// `HTTPError: Not Found`, `Abort: 404: Not Found`.
   ///
   /// ```swift
   /// let node = Diagnostic(describing: URLError(.notConnectedToInternet))
@@ -39,7 +40,15 @@ extension Diagnostic {
     } else {
       let kind = String(describing: type(of: error))
       let description = String(describing: error)
-      let message = description.hasPrefix("\(kind): ") ? String(description.dropFirst(kind.count + 2)) : description
+      let message =
+        if description.hasPrefix("\(kind): ") {
+          String(description.dropFirst(kind.count + 2))
+        } else if description.hasPrefix("\(kind).") {
+          // `Abort.404: Not Found`, as Vapor's errors describe themselves.
+          String(description.dropFirst(kind.count + 1))
+        } else {
+          description
+        }
       self.init(kind: kind, message: message)
     }
   }

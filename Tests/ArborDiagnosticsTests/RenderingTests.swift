@@ -86,5 +86,11 @@ import Testing
     let diagnostic = Diagnostic(describing: NotFound())
     #expect(diagnostic == Diagnostic(kind: "NotFound", message: "no todo 7"))
     #expect(diagnostic.summary() == "NotFound: no todo 7")
+
+    /// Describes itself as Vapor's errors do: `Abort.404: no todo 7`.
+    struct Abort: Error, CustomStringConvertible {
+      var description: String { "Abort.404: no todo 7" }
+    }
+    #expect(Diagnostic(describing: Abort()).summary() == "Abort: 404: no todo 7")
   }
 }
