@@ -13,8 +13,7 @@ import TodoApp
 @main struct TodoServerMain {
   static func main() async {
     let environment = ProcessInfo.processInfo.environment
-    var logger = Logger(label: "todo-server")
-    logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    let logger = TodoConfiguration.logger(label: "todo-server", environment: environment)
     // Arbor's reports (a placeholder member called, a branch dropped before its teardowns ran) go to
     // the log, not to standard error.
     LoggingIssueReporter(logger: logger).install()

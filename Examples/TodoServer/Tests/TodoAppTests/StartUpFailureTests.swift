@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Runs the `todo-server` executable (built beside the tests by `swift test`) as a person would, with
-/// a start-up that cannot succeed.
+/// Runs the `todo-server` and `todo-server-vapor` executables (built beside the tests by `swift test`)
+/// as a person would, with a start-up that cannot succeed.
 @Suite struct StartUpFailureTests {
   /// What the process did: how it ended and what it wrote.
   struct Outcome {
@@ -11,14 +11,16 @@ import Testing
     var output: String
   }
 
-  /// Runs `todo-server` with `environment` and waits for it to end, at most `timeout`; a server still
-  /// running then is stopped, and the outcome says so (terminated by a signal).
-  func runTodoServer(environment: [String: String], timeout: Duration = .seconds(60)) async throws -> Outcome {
+  /// Runs the executable `name` with `environment` and waits for it to end, at most `timeout`; a
+  /// server still running then is stopped, and the outcome says so (terminated by a signal).
+  func run(
+    _ name: String, environment: [String: String], timeout: Duration = .seconds(60)
+  ) async throws -> Outcome {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    let executable = directory.appendingPathComponent("todo-server")
+    let executable = directory.appendingPathComponent(name)
     try #require(
       FileManager.default.isExecutableFile(atPath: executable.path),
-      "no todo-server beside the tests in \(directory.path): run `swift build` in Examples/TodoServer")
+      "no \(name) beside the tests in \(directory.path): run `swift build` in Examples/TodoServer")
     let process = Process()
     process.executableURL = executable
     process.environment = environment
@@ -39,16 +41,19 @@ import Testing
     return Outcome(reason: process.terminationReason, status: process.terminationStatus, output: text)
   }
 
-  @Test func aDatabaseThatCannotBeOpenedEndsStartUpWithItsErrorLoggedAndStatusOne() async throws {
-    let outcome = try await runTodoServer(environment: [
-      "DATABASE": "/nonexistent-directory/todos.sqlite", "PORT": "0", "LOG_LEVEL": "info",
-    ])
+  @Test(arguments: ["todo-server", "todo-server-vapor"])
+  func aDatabaseThatCannotBeOpenedEndsStartUpWithItsErrorLoggedAndStatusOne(server: String) async throws {
+    let outcome = try await run(
+      server,
+      environment: [
+        "DATABASE": "/nonexistent-directory/todos.sqlite", "PORT": "0", "LOG_LEVEL": "info",
+      ])
     // An exit, not a crash (a crash ends with a signal, or with status 132 from the shell).
     #expect(outcome.reason == .exit)
     #expect(outcome.status == 1)
     #expect(
       outcome.output.contains(
-        "critical todo-server: [ArborServiceLifecycle] server stopped: cantOpen: Failed to open to SQLite database at"
+        "critical \(server): [ArborServiceLifecycle] server stopped: cantOpen: Failed to open to SQLite database at"
           + " /nonexistent-directory/todos.sqlite\n"))
     // The tree was closed before the process ended.
     #expect(outcome.output.contains("features tree closed"))
