@@ -1,5 +1,6 @@
 import Arbor
 import ArborHummingbird
+import ArborServiceLifecycleTesting
 import Hummingbird
 import Synchronization
 
@@ -34,15 +35,8 @@ struct Counter: StaticFeature {
   }
 }
 
-/// What was torn down, in order: `request /path`, `session ann`, `root`.
-final class Teardowns: Sendable {
-  private let entries = Mutex<[String]>([])
-
-  func append(_ entry: String) { entries.withLock { $0.append(entry) } }
-
-  /// The teardowns so far.
-  var all: [String] { entries.withLock { $0 } }
-}
+/// What was torn down, in order (`request /path 3`, `session ann`, `root`).
+typealias Teardowns = RecordedEvents
 
 /// One instance per request branch: which number it got, and the request it was loaded for.
 struct RequestTag: CacheableFeature {

@@ -1,4 +1,5 @@
 import Arbor
+import ArborServiceLifecycleTesting
 import ArborVapor
 import Synchronization
 import Vapor
@@ -45,54 +46,8 @@ struct Counter: StaticFeature {
   }
 }
 
-/// What was torn down, in order (`request /path 3`, `session ann`, `root`), and a wait for an entry.
-final class Teardowns: Sendable {
-  private struct State {
-    var entries: [String] = []
-    var waiters: [(String, CheckedContinuation<Void, Never>)] = []
-  }
-
-  private let state = Mutex(State())
-
-  func append(_ entry: String) {
-    state.withLock { $0.entries.append(entry) }
-    release(entry)
-  }
-
-  /// The teardowns so far.
-  var all: [String] { state.withLock { $0.entries } }
-
-  /// Returns once `entry` has been torn down, or after `timeout`: the caller then checks ``all``.
-  func wait(for entry: String, timeout: Duration = .seconds(60)) async {
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask { await self.arrival(of: entry) }
-      group.addTask { try? await Task.sleep(for: timeout) }
-      await group.next()
-      // When the timeout won, its waiter is still there: let it go so the group can end.
-      release(entry)
-      group.cancelAll()
-    }
-  }
-
-  private func arrival(of entry: String) async {
-    await withCheckedContinuation { continuation in
-      let done = state.withLock { state in
-        if state.entries.contains(entry) { return true }
-        state.waiters.append((entry, continuation))
-        return false
-      }
-      if done { continuation.resume() }
-    }
-  }
-
-  private func release(_ entry: String) {
-    let waiters = state.withLock { state in
-      defer { state.waiters.removeAll { $0.0 == entry } }
-      return state.waiters.filter { $0.0 == entry }.map(\.1)
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-}
+/// What was torn down, in order (`request /path 3`, `session ann`, `root`).
+typealias Teardowns = RecordedEvents
 
 /// One instance per request branch: which number it got, and the request it was loaded for.
 struct RequestTag: CacheableFeature {
