@@ -1,8 +1,10 @@
 // swift-tools-version: 6.1
-// TodoServer: a small real server on Arbor and Hummingbird, with todos kept in SQLite.
+// TodoServer: a small real server on Arbor, with todos kept in SQLite: one framework-free app
+// library (TodoFeatures) served by Hummingbird and by Vapor.
 //
-//   swift run todo-server     # serves on 127.0.0.1:8080
-//   swift test                # the HummingbirdTesting tests
+//   swift run todo-server         # Hummingbird, serves on 127.0.0.1:8080
+//   swift run todo-server-vapor   # Vapor, the same routes
+//   swift test                    # the same route tests against each server
 //
 // A nested package, so the root package keeps no dependencies.
 import PackageDescription
@@ -12,40 +14,65 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .executable(name: "todo-server", targets: ["TodoServer"]),
+    .executable(name: "todo-server-vapor", targets: ["TodoServerVapor"]),
     .executable(name: "todo-server-hand-wired", targets: ["TodoServerHandWired"]),
   ],
   dependencies: [
     .package(name: "Arbor", path: "../.."),
+    .package(name: "ArborServiceLifecycle", path: "../../Integrations/ArborServiceLifecycle"),
     .package(name: "ArborHummingbird", path: "../../Integrations/ArborHummingbird"),
+    .package(name: "ArborVapor", path: "../../Integrations/ArborVapor"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
   ],
   targets: [
-    // The server as a library: its features, its tree, its routes; the executable and the tests
-    // build the same application from it.
+    // The app: its features, its tree, its configuration, its store. It knows no server framework.
+    .target(
+      name: "TodoFeatures",
+      dependencies: [
+        .product(name: "Arbor", package: "Arbor"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "SQLiteNIO", package: "sqlite-nio"),
+      ]
+    ),
+    // The app served by Hummingbird: its routes and application; the executable and the tests build
+    // the same application from it.
     .target(
       name: "TodoApp",
       dependencies: [
+        "TodoFeatures",
         .product(name: "Arbor", package: "Arbor"),
         .product(name: "ArborHummingbird", package: "ArborHummingbird"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
-        .product(name: "SQLiteNIO", package: "sqlite-nio"),
+      ]
+    ),
+    // The same app served by Vapor.
+    .target(
+      name: "TodoVapor",
+      dependencies: [
+        "TodoFeatures",
+        .product(name: "ArborVapor", package: "ArborVapor"),
+        .product(name: "Vapor", package: "vapor"),
       ]
     ),
     .executableTarget(name: "TodoServer", dependencies: ["TodoApp"]),
+    .executableTarget(name: "TodoServerVapor", dependencies: ["TodoVapor"]),
     // The same server wired by hand, without Arbor: the load test's baseline.
     .executableTarget(name: "TodoServerHandWired", dependencies: ["TodoApp"]),
     .testTarget(
       name: "TodoAppTests",
       dependencies: [
         "TodoApp",
+        "TodoVapor",
         .product(name: "ArborTesting", package: "Arbor"),
-        .product(name: "ArborHummingbirdTesting", package: "ArborHummingbird"),
+        .product(name: "ArborServiceLifecycleTesting", package: "ArborServiceLifecycle"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "VaporTesting", package: "vapor"),
       ]
     ),
   ],

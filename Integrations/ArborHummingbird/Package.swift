@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
-// Arbor for Hummingbird 2: a branch per request, error mapping to responses and logs, a
-// swift-service-lifecycle service that validates the root at start-up and closes it on shutdown.
+// Arbor for Hummingbird 2: a branch per request, error mapping to responses and logs, and the
+// root validated before the server starts and closed after it stops, through ArborServiceLifecycle.
 //
 // A nested package, so the root package keeps no dependencies.
 //
@@ -12,12 +12,11 @@ let package = Package(
   name: "ArborHummingbird",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18)],
   products: [
-    .library(name: "ArborHummingbird", targets: ["ArborHummingbird"]),
-    // Test support for servers built on it: a log handler that keeps what was logged.
-    .library(name: "ArborHummingbirdTesting", targets: ["ArborHummingbirdTesting"]),
+    .library(name: "ArborHummingbird", targets: ["ArborHummingbird"])
   ],
   dependencies: [
     .package(name: "Arbor", path: "../.."),
+    .package(name: "ArborServiceLifecycle", path: "../ArborServiceLifecycle"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -27,22 +26,18 @@ let package = Package(
       name: "ArborHummingbird",
       dependencies: [
         .product(name: "Arbor", package: "Arbor"),
+        .product(name: "ArborServiceLifecycle", package: "ArborServiceLifecycle"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Sources/ArborHummingbird"
     ),
-    .target(
-      name: "ArborHummingbirdTesting",
-      dependencies: [.product(name: "Logging", package: "swift-log")],
-      path: "Sources/ArborHummingbirdTesting"
-    ),
     .testTarget(
       name: "ArborHummingbirdTests",
       dependencies: [
         "ArborHummingbird",
-        "ArborHummingbirdTesting",
+        .product(name: "ArborServiceLifecycleTesting", package: "ArborServiceLifecycle"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -25,6 +25,10 @@ extension Diagnostic {
   /// The diagnostic of any error: its own tree if it is a ``DiagnosticError``, otherwise a node whose
   /// kind is the error's type and whose message is its description.
   ///
+  /// A description that already starts with the type's name (`HTTPError: Not Found`,
+  /// `Abort.404: Not Found`) gives its message without it, so the node renders the name once:
+  /// `HTTPError: Not Found`, `Abort: 404: Not Found`.
+  ///
   /// ```swift
   /// let node = Diagnostic(describing: URLError(.notConnectedToInternet))
   /// ```
@@ -34,7 +38,18 @@ extension Diagnostic {
     if let error = error as? any DiagnosticError {
       self = error.diagnostic
     } else {
-      self.init(kind: String(describing: type(of: error)), message: String(describing: error))
+      let kind = String(describing: type(of: error))
+      let description = String(describing: error)
+      let message =
+        if description.hasPrefix("\(kind): ") {
+          String(description.dropFirst(kind.count + 2))
+        } else if description.hasPrefix("\(kind).") {
+          // `Abort.404: Not Found`, as Vapor's errors describe themselves.
+          String(description.dropFirst(kind.count + 1))
+        } else {
+          description
+        }
+      self.init(kind: kind, message: message)
     }
   }
 }

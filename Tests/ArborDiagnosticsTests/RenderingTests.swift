@@ -77,4 +77,20 @@ import Testing
     #expect(Diagnostic(describing: Offline()) == Diagnostic(kind: "Offline", message: "the network is down"))
     #expect(Diagnostic(describing: QuotaExceeded()) == QuotaExceeded().diagnostic)
   }
+
+  @Test func anErrorWhoseDescriptionNamesItsTypeIsNamedOnce() {
+    /// Describes itself as HTTP libraries' errors do: `NotFound: no todo 7`.
+    struct NotFound: Error, CustomStringConvertible {
+      var description: String { "NotFound: no todo 7" }
+    }
+    let diagnostic = Diagnostic(describing: NotFound())
+    #expect(diagnostic == Diagnostic(kind: "NotFound", message: "no todo 7"))
+    #expect(diagnostic.summary() == "NotFound: no todo 7")
+
+    /// Describes itself as Vapor's errors do: `Abort.404: no todo 7`.
+    struct Abort: Error, CustomStringConvertible {
+      var description: String { "Abort.404: no todo 7" }
+    }
+    #expect(Diagnostic(describing: Abort()).summary() == "Abort: 404: no todo 7")
+  }
 }

@@ -1,79 +1,70 @@
-import ArborHummingbirdTesting
+import ArborServiceLifecycleTesting
 import Foundation
-import Hummingbird
-import HummingbirdTesting
-import Logging
 import Testing
 import TodoApp
 
+/// The routes of the todo server, the same tests against the Hummingbird server and the Vapor one:
+/// the app's features do not depend on the framework that serves them.
 @Suite struct TodoServerTests {
-  static let ann: HTTPFields = [.authorization: "Bearer ann-token", .contentType: "application/json"]
-  static let bob: HTTPFields = [.authorization: "Bearer bob-token", .contentType: "application/json"]
-
-  /// The server as `todo-server` builds it, with its todos in memory and its log in `entries`.
-  func application(entries: RecordingLogHandler.Entries) -> some ApplicationProtocol {
-    todoApplication(TodoConfiguration(databasePath: nil), logger: entries.logger(label: "todo-server", level: .debug))
-  }
-
-  func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+  func decode<T: Decodable>(_ type: T.Type, _ response: RouteResponse) throws -> T {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
-    return try decoder.decode(type, from: Data(buffer: response.body))
+    return try decoder.decode(type, from: Data(response.body.utf8))
   }
 
-  @Test func aSignedInUserAddsListsCompletesAndDeletesTodos() async throws {
-    try await application(entries: .init()).test(.router) { client in
-      let added = try await client.execute(
-        uri: "/api/todos", method: .post, headers: Self.ann, body: ByteBuffer(string: #"{"title":"buy milk"}"#))
-      #expect(added.status == .created)
+  @Test(arguments: TestedServer.allCases)
+  func aSignedInUserAddsListsCompletesAndDeletesTodos(server: TestedServer) async throws {
+    try await server.withClient(entries: .init()) { client in
+      let added = try await client.send("POST", "/api/todos", token: "ann-token", body: #"{"title":"buy milk"}"#)
+      #expect(added.status == 201)
       let todo = try decode(Todo.self, added)
       #expect(todo.title == "buy milk")
       #expect(!todo.done)
 
-      let completed = try await client.execute(uri: "/api/todos/\(todo.id)", method: .patch, headers: Self.ann)
+      let completed = try await client.send("PATCH", "/api/todos/\(todo.id)", token: "ann-token")
       #expect(try decode(Todo.self, completed).done)
 
-      let listed = try await client.execute(uri: "/api/todos", method: .get, headers: Self.ann)
+      let listed = try await client.send("GET", "/api/todos", token: "ann-token")
       #expect(try decode([Todo].self, listed).map(\.title) == ["buy milk"])
 
-      let deleted = try await client.execute(uri: "/api/todos/\(todo.id)", method: .delete, headers: Self.ann)
-      #expect(deleted.status == .noContent)
-      let missing = try await client.execute(uri: "/api/todos/\(todo.id)", method: .delete, headers: Self.ann)
-      #expect(missing.status == .notFound)
+      let deleted = try await client.send("DELETE", "/api/todos/\(todo.id)", token: "ann-token")
+      #expect(deleted.status == 204)
+      let missing = try await client.send("DELETE", "/api/todos/\(todo.id)", token: "ann-token")
+      #expect(missing.status == 404)
     }
   }
 
-  @Test func usersSeeOnlyTheirOwnTodos() async throws {
-    try await application(entries: .init()).test(.router) { client in
-      _ = try await client.execute(
-        uri: "/api/todos", method: .post, headers: Self.ann, body: ByteBuffer(string: #"{"title":"ann's"}"#))
-      let bobs = try await client.execute(uri: "/api/todos", method: .get, headers: Self.bob)
+  @Test(arguments: TestedServer.allCases)
+  func usersSeeOnlyTheirOwnTodos(server: TestedServer) async throws {
+    try await server.withClient(entries: .init()) { client in
+      _ = try await client.send("POST", "/api/todos", token: "ann-token", body: #"{"title":"ann's"}"#)
+      let bobs = try await client.send("GET", "/api/todos", token: "bob-token")
       #expect(try decode([Todo].self, bobs).isEmpty)
-      let anns = try await client.execute(uri: "/api/todos", method: .get, headers: Self.ann)
+      let anns = try await client.send("GET", "/api/todos", token: "ann-token")
       let annTodo = try #require(try decode([Todo].self, anns).first)
-      let stolen = try await client.execute(uri: "/api/todos/\(annTodo.id)", method: .patch, headers: Self.bob)
-      #expect(stolen.status == .notFound)
+      let stolen = try await client.send("PATCH", "/api/todos/\(annTodo.id)", token: "bob-token")
+      #expect(stolen.status == 404)
     }
   }
 
-  @Test func aRequestWithoutAValidTokenIsRefused() async throws {
-    try await application(entries: .init()).test(.router) { client in
-      let none = try await client.execute(uri: "/api/todos", method: .get)
-      #expect(none.status == .unauthorized)
-      let unknown = try await client.execute(
-        uri: "/api/todos", method: .get, headers: [.authorization: "Bearer nobody"])
-      #expect(unknown.status == .unauthorized)
-      let health = try await client.execute(uri: "/health", method: .get)
-      #expect(String(buffer: health.body) == "ok")
+  @Test(arguments: TestedServer.allCases)
+  func aRequestWithoutAValidTokenIsRefused(server: TestedServer) async throws {
+    try await server.withClient(entries: .init()) { client in
+      let none = try await client.send("GET", "/api/todos")
+      #expect(none.status == 401)
+      let unknown = try await client.send("GET", "/api/todos", token: "nobody")
+      #expect(unknown.status == 401)
+      let health = try await client.send("GET", "/health")
+      #expect(health.body == "ok")
     }
   }
 
-  @Test func everyLogLineOfARequestCarriesItsIdAndUser() async throws {
+  @Test(arguments: TestedServer.allCases)
+  func everyLogLineOfARequestCarriesItsIdAndUser(server: TestedServer) async throws {
     let entries = RecordingLogHandler.Entries()
-    try await application(entries: entries).test(.router) { client in
+    try await server.withClient(entries: entries) { client in
       for title in ["one", "two"] {
-        _ = try await client.execute(
-          uri: "/api/todos", method: .post, headers: Self.ann, body: ByteBuffer(string: #"{"title":"\#(title)"}"#))
+        _ = try await client.send("POST", "/api/todos", token: "ann-token", body: #"{"title":"\#(title)"}"#)
       }
     }
     let requestLines = entries.all.filter { ["todos opened", "added todo"].contains($0.message) }
@@ -83,13 +74,14 @@ import TodoApp
     #expect(Set(ids).count == 2)  // one id per request, the same on each of its lines
   }
 
-  @Test func signingOutClosesTheSessionAndShutdownClosesTheRest() async throws {
+  @Test(arguments: TestedServer.allCases)
+  func signingOutClosesTheSessionAndShutdownClosesTheRest(server: TestedServer) async throws {
     let entries = RecordingLogHandler.Entries()
-    try await application(entries: entries).test(.router) { client in
-      _ = try await client.execute(uri: "/api/todos", method: .get, headers: Self.ann)
-      _ = try await client.execute(uri: "/api/todos", method: .get, headers: Self.bob)
-      let signedOut = try await client.execute(uri: "/api/session", method: .delete, headers: Self.ann)
-      #expect(signedOut.status == .noContent)
+    try await server.withClient(entries: entries) { client in
+      _ = try await client.send("GET", "/api/todos", token: "ann-token")
+      _ = try await client.send("GET", "/api/todos", token: "bob-token")
+      let signedOut = try await client.send("DELETE", "/api/session", token: "ann-token")
+      #expect(signedOut.status == 204)
       let closed = entries.all.filter { $0.message == "session closed" }
       #expect(closed.map { $0.metadata["user"] } == ["ann"])
       #expect(closed.first?.metadata["requests"] == "1")  // the sign-out request loaded no Todos

@@ -1,6 +1,6 @@
 import Arbor
 import ArborHummingbird
-import ArborHummingbirdTesting
+import ArborServiceLifecycleTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -19,6 +19,10 @@ import Testing
     }
     router.get("forbidden") { request, context -> String in
       throw HTTPError(.forbidden)
+    }
+    router.get("todos/:id") { request, context -> String in
+      let todo: Todo = try await context.instance()
+      return todo.title
     }
     return Application(router: router, logger: entries.logger())
   }
@@ -41,7 +45,7 @@ import Testing
     #expect(entry.metadata["arbor.diagnostic.kind"] == "FeatureUndefined")
     #expect(entry.metadata["http.response.status_code"] == "500")
     #expect(entry.metadata["hb.request.id"] != nil)
-    guard case .string(let json)? = entry.metadata[DiagnosticErrorMapping.diagnosticMetadataKey] else {
+    guard case .string(let json)? = entry.metadata[DiagnosticLogMetadata.diagnosticKey] else {
       Issue.record("no diagnostic JSON in \(entry.metadata)")
       return
     }
@@ -51,18 +55,58 @@ import Testing
     #expect((object["fix"] as? String)?.contains("registry.use") == true)
   }
 
+  @Test func anHTTPErrorALoaderThrowsKeepsItsStatusAndMessageAndIsLoggedOnceBelowError() async throws {
+    let entries = RecordingLogHandler.Entries()
+    try await application(entries: entries).test(.router) { client in
+      let found = try await client.execute(uri: "/todos/1", method: .get)
+      #expect(String(buffer: found.body) == "buy milk")
+      let missing = try await client.execute(uri: "/todos/7", method: .get)
+      #expect(missing.status == .notFound)
+      #expect(String(buffer: missing.body) == #"{"error":{"message":"no todo at \/todos\/7"}}"#)
+    }
+    let logged = entries.all.filter { $0.metadata["arbor.diagnostic.kind"] != nil }
+    let entry = try #require(logged.first)
+    #expect(logged.count == 1)
+    #expect(entry.level == .info)
+    #expect(entry.metadata["http.response.status_code"] == "404")
+    #expect(
+      entry.message
+        == "FeatureLoadingFailed: could not load Todo (ArborHummingbirdTests/DiagnosticErrorMappingTests.swift:24)"
+        + " ← HTTPError: Not Found, no todo at /todos/7")
+  }
+
+  @Test func aServerErrorALoaderThrowsIsLoggedAtErrorLevel() async throws {
+    let entries = RecordingLogHandler.Entries()
+    let root = FeaturesRoot { registry in
+      registry.defineScope(RequestScope.self) { registry in
+        registry.use(Todo.unavailable())
+      }
+    }
+    let router = requestRouter(root: root)
+    router.get("todo") { request, context -> String in try await context.instance(of: Todo.self).title }
+    try await Application(router: router, logger: entries.logger()).test(.router) { client in
+      let status1 = try await client.execute(uri: "/todo", method: .get).status
+      #expect(status1 == .serviceUnavailable)
+    }
+    let entry = try #require(entries.all.first { $0.metadata["arbor.diagnostic.kind"] != nil })
+    #expect(entry.level == .error)
+    #expect(entry.message.hasSuffix(" ← HTTPError: Service Unavailable"))
+  }
+
   @Test func theAppMapsAnErrorToItsOwnStatus() async throws {
     let entries = RecordingLogHandler.Entries()
-    let errors = DiagnosticErrorMapping(level: .warning) { error in
+    let errors = DiagnosticErrorMapping(level: .warning, clientErrorLevel: .debug) { error in
       error is FeatureUndefined ? .notImplemented : .internalServerError
     }
     try await application(entries: entries, errors: errors).test(.router) { client in
       let response = try await client.execute(uri: "/broken", method: .get)
       #expect(response.status == .notImplemented)
+      let status2 = try await client.execute(uri: "/todos/7", method: .get).status
+      #expect(status2 == .notFound)
     }
-    let entry = try #require(entries.all.first { $0.metadata["arbor.diagnostic.kind"] != nil })
-    #expect(entry.level == .warning)
-    #expect(entry.metadata["http.response.status_code"] == "501")
+    let logged = entries.all.filter { $0.metadata["arbor.diagnostic.kind"] != nil }
+    #expect(logged.map(\.level) == [.warning, .debug])
+    #expect(logged.map { $0.metadata["http.response.status_code"] } == ["501", "404"])
   }
 
   @Test func httpErrorsPassThroughUntouched() async throws {
@@ -86,5 +130,12 @@ import Testing
     }
     let entry = try #require(entries.all.first { $0.metadata["arbor.diagnostic.kind"] != nil })
     #expect(entry.metadata["arbor.diagnostic.kind"] == "FeaturesScopeUndefined")
+  }
+}
+
+extension Todo {
+  /// A store that is down: every load throws a 503.
+  static func unavailable() -> FeatureLoader {
+    .cacheable { _ -> Todo in throw HTTPError(.serviceUnavailable) }
   }
 }

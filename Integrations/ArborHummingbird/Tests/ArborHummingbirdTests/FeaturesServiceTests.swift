@@ -1,6 +1,6 @@
 import Arbor
 import ArborHummingbird
-import ArborHummingbirdTesting
+import ArborServiceLifecycleTesting
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -74,7 +74,7 @@ import Testing
     #expect(failure?.problems.allSatisfy { $0 is FeatureUndefined } == true)
     let critical = try #require(entries.all.first { $0.level == .critical })
     #expect(critical.message.hasPrefix("FeaturesValidationFailed: 2 problems in the features tree"))
-    #expect(critical.metadata[DiagnosticErrorMapping.diagnosticMetadataKey] != nil)
+    #expect(critical.metadata[DiagnosticLogMetadata.diagnosticKey] != nil)
   }
 }
 

@@ -4,6 +4,7 @@ import Arbor
 import ArborHummingbird
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
 
 /// The README's feature: one per request branch, greeting from the request's path.
@@ -43,5 +44,20 @@ func readmeRouter(root: Features) -> Router<BasicFeaturesRequestContext> {
       let response = try await client.execute(uri: "/greeting", method: .get)
       #expect(String(buffer: response.body) == "Hello from /greeting")
     }
+  }
+}
+
+/// The integration README's entry point, compiled here (an `@main` type cannot be in a test target).
+enum ReadmeServer {
+  static func main() async {
+    let logger = Logger(label: "server")
+    await ServerMain.run(logger: logger) {
+      try await makeApplication(logger: logger).runService()
+    }
+  }
+
+  /// The README's server: its greeting route, on an empty tree.
+  static func makeApplication(logger: Logger) -> some ApplicationProtocol {
+    Application(router: readmeRouter(root: FeaturesRoot { _ in }), logger: logger)
   }
 }

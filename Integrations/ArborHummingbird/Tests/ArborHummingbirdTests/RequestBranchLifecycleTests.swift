@@ -1,6 +1,6 @@
 import Arbor
 import ArborHummingbird
-import ArborHummingbirdTesting
+import ArborServiceLifecycleTesting
 import Hummingbird
 import HummingbirdTesting
 import Logging

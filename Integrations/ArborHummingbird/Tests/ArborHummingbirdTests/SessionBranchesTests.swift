@@ -57,25 +57,3 @@ import Testing
     #expect(teardowns.all[..<annClosed].filter { $0.hasPrefix("request") }.count == 2)
   }
 }
-
-extension SessionBranchesTests {
-  @Test func anIdleSessionIsClosedOnTimeWithoutARequest() async throws {
-    let teardowns = Teardowns()
-    let root = testTree(teardowns: teardowns)
-    let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .milliseconds(20)) { (user: String) in
-      Session(user: user)
-    }
-    var app = Application(router: router(sessions: sessions))
-    app.addServices(IdleBranchesEviction(sessions, every: .milliseconds(10)))
-    try await app.test(.router) { client in
-      _ = try await get(client, as: "ann")
-      // No other request comes: the service closes the idle session.
-      for _ in 0..<6_000 where !teardowns.all.contains("session ann") {
-        try await Task.sleep(for: .milliseconds(10))
-      }
-      #expect(teardowns.all.contains("session ann"))
-      #expect(sessions.count == 0)
-    }
-    try await sessions.close()
-  }
-}

@@ -20,15 +20,7 @@ public func todoApplication(
   _ configuration: TodoConfiguration, logger: Logger, root: Features? = nil
 ) -> Application<RouterResponder<TodoRequestContext>> {
   let root = root ?? todoTree(configuration, logger: logger)
-  let sessions = KeyedBranches(
-    SessionScope.self, of: root, idleTime: configuration.sessionIdleTime,
-    maximumCount: configuration.maximumSessions
-  ) { (token: String) in
-    guard let user = try root.instance(of: Accounts.self).user(token) else {
-      throw HTTPError(.unauthorized, message: "unknown token")
-    }
-    return Session(user: user)
-  }
+  let sessions = todoSessions(root, configuration) { HTTPError(.unauthorized, message: "unknown token") }
   let router = Router(context: TodoRequestContext.self)
   addTodoRoutes(to: router, sessions: sessions)
   var app = Application(

@@ -2,12 +2,6 @@ import Arbor
 import ArborHummingbird
 import Hummingbird
 
-/// The body of `POST /api/todos`.
-public struct NewTodo: Decodable, Sendable {
-  /// What to do.
-  public var title: String
-}
-
 /// The server's routes: `/health` for anyone, and under `/api` the signed-in user's todos, each
 /// request in a branch of its own below the user's session branch.
 ///

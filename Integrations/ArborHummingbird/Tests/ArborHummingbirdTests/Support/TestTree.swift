@@ -1,5 +1,6 @@
 import Arbor
 import ArborHummingbird
+import ArborServiceLifecycleTesting
 import Hummingbird
 import Synchronization
 
@@ -34,15 +35,8 @@ struct Counter: StaticFeature {
   }
 }
 
-/// What was torn down, in order: `request /path`, `session ann`, `root`.
-final class Teardowns: Sendable {
-  private let entries = Mutex<[String]>([])
-
-  func append(_ entry: String) { entries.withLock { $0.append(entry) } }
-
-  /// The teardowns so far.
-  var all: [String] { entries.withLock { $0 } }
-}
+/// What was torn down, in order (`request /path 3`, `session ann`, `root`).
+typealias Teardowns = RecordedEvents
 
 /// One instance per request branch: which number it got, and the request it was loaded for.
 struct RequestTag: CacheableFeature {
@@ -92,6 +86,23 @@ struct Connection: CacheableFeature {
   }
 }
 
+/// A todo looked up by the id in the request's path: its loader throws `HTTPError(.notFound)` for
+/// any `/todos/` id but 1, on purpose.
+struct Todo: CacheableFeature {
+  var title: String
+  static var placeholder: Todo { Todo(title: "") }
+
+  static func live() -> FeatureLoader {
+    .cacheable { features in
+      let path = try features.context(for: RequestScope.self).path
+      guard !path.hasPrefix("/todos/") || path == "/todos/1" else {
+        throw HTTPError(.notFound, message: "no todo at \(path)")
+      }
+      return Todo(title: "buy milk")
+    }
+  }
+}
+
 /// A feature nobody registers, for the error-mapping tests.
 struct Unregistered: CacheableFeature {
   var value: Int
@@ -106,6 +117,7 @@ func testTree(teardowns: Teardowns = Teardowns()) -> Features {
     registry.use(Connection.live(teardowns: teardowns))
     registry.defineScope(RequestScope.self) { registry in
       registry.use(RequestTag.live(teardowns: teardowns))
+      registry.use(Todo.live())
     }
     registry.defineScope(SessionScope.self) { registry in
       registry.use(SessionTag.live(teardowns: teardowns))

@@ -1,6 +1,6 @@
 import Arbor
-import ArborHummingbird
-import ArborHummingbirdTesting
+import ArborServiceLifecycle
+import ArborServiceLifecycleTesting
 import Foundation
 import Logging
 import Testing
@@ -24,7 +24,7 @@ import Testing
     #expect(logged[0].metadata["arbor.diagnostic.kind"] == "TeardownSkipped")
     #expect(logged[0].metadata["arbor.site"] == "App/Main.swift:12")
     #expect(logged[1].metadata["arbor.site"] == "App/Clock.swift:3")
-    guard case .string(let json)? = logged[0].metadata[DiagnosticErrorMapping.diagnosticMetadataKey] else {
+    guard case .string(let json)? = logged[0].metadata[DiagnosticLogMetadata.diagnosticKey] else {
       Issue.record("no diagnostic JSON in \(logged[0].metadata)")
       return
     }

@@ -7,21 +7,22 @@ import ServiceLifecycle
 /// the tree has problems, and closes the root on graceful shutdown, which tears down what the tree
 /// holds (connections, files), newest first.
 ///
-/// Add it to the application with ``Hummingbird/Application/addFeatures(_:)``, which also keeps the
-/// server from accepting connections until validation has passed. A service group shuts its
-/// services down in the reverse order of their start, and the application's services start before
-/// its server: the server stops first, then the root closes.
+/// Run it in the server's `ServiceGroup` before the server, and start the server only once
+/// ``validated()`` returns, so the server never accepts a request for a tree with problems: a
+/// service group shuts its services down in the reverse order of their start, so the server stops
+/// first, then the root closes. ArborHummingbird's `app.addFeatures(_:)` and ArborVapor's
+/// `app.useFeatures(_:)` do both for you; a lifecycle that is not a service group calls ``validate()``
+/// before its server starts and ``close()`` after it stops.
 ///
 /// ```swift
 /// let features = FeaturesService(root: root, logger: logger) { contexts in
 ///   contexts.use(Session(user: "validation"), for: SessionScope.self)
 ///   contexts.use(RequestInfo(id: "validation", path: "/"), for: RequestScope.self)
 /// }
-/// var app = Application(router: router, logger: logger)
-/// app.addFeatures(features)
-/// try await app.runService()
+/// let group = ServiceGroup(services: [features, server], logger: logger)
+/// try await group.run()
 /// ```
-public struct FeaturesService: Service {
+public struct FeaturesService: Service, CustomStringConvertible {
   /// The tree the service validates.
   public let root: Features
   /// Gives validation a context for each scope whose `Context` is not `Void`.
@@ -56,29 +57,51 @@ public struct FeaturesService: Service {
     try await validate()
     // Cancellation ends the wait as graceful shutdown does: the tree is closed either way.
     try? await gracefulShutdown()
+    try await close()
+  }
+
+  /// Closes the root, which tears down what the tree holds, newest first, and logs that it did.
+  ///
+  /// ``run()`` calls it on graceful shutdown; a server whose lifecycle is not a service group calls
+  /// it when it shuts down, after its server has stopped.
+  ///
+  /// - Throws: `TeardownFailed` when a teardown threw (every other teardown ran); it is logged at
+  ///   error level with its diagnostic.
+  public func close() async throws {
     do {
       try await root.close()
       logger.info("features tree closed")
     } catch let failure as any DiagnosticError {
-      logger.error(
-        "\(failure.diagnostic.summary())",
-        metadata: [DiagnosticErrorMapping.diagnosticMetadataKey: .string(failure.diagnostic.json(pretty: false))])
+      logger.log(level: .error, diagnostic: failure.diagnostic)
       throw failure
     }
   }
 
   /// Waits until the start-up validation of ``run()`` has passed.
   ///
-  /// ``Hummingbird/Application/addFeatures(_:)`` runs it before the server starts, so the server
-  /// never accepts a request for a tree with problems.
+  /// Start the server once it returns, so the server never accepts a request for a tree with
+  /// problems.
   ///
   /// - Throws: The validation failure, when there is one.
   public func validated() async throws {
     try await outcome.wait()
   }
 
-  /// Validates the tree, logs what it found, and publishes the outcome.
-  private func validate() async throws {
+  /// The service as a service group names it in its log: its type and where its root is.
+  ///
+  /// ```swift
+  /// print(FeaturesService(root: root, logger: logger))  // FeaturesService(root: Root)
+  /// ```
+  public var description: String { "FeaturesService(root: \(root))" }
+
+  /// Validates the tree, logs what it found, and publishes the outcome to ``validated()``.
+  ///
+  /// ``run()`` calls it first; a server whose lifecycle is not a service group calls it before its
+  /// server starts.
+  ///
+  /// - Throws: `FeaturesValidationFailed` listing every problem, when validation finds any; it is
+  ///   logged critical with its diagnostic.
+  public func validate() async throws {
     let validation = await root.validate(contexts)
     for note in validation.notes {
       logger.notice("features validation checked a loader in part: \(note)")
@@ -86,9 +109,7 @@ public struct FeaturesService: Service {
     do {
       try validation.check()
     } catch let failure as FeaturesValidationFailed {
-      logger.critical(
-        "\(failure.diagnostic.summary())",
-        metadata: [DiagnosticErrorMapping.diagnosticMetadataKey: .string(failure.diagnostic.json(pretty: false))])
+      logger.log(level: .critical, diagnostic: failure.diagnostic)
       outcome.publish(.failure(failure))
       throw failure
     }

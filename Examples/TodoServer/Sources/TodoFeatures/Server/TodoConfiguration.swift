@@ -1,3 +1,5 @@
+import Logging
+
 /// How a TodoServer runs: where it listens, where it keeps todos, who can sign in.
 public struct TodoConfiguration: Sendable {
   /// The address to listen on; `127.0.0.1` unless you say otherwise.
@@ -25,6 +27,18 @@ public struct TodoConfiguration: Sendable {
     self.tokens = tokens
     self.sessionIdleTime = sessionIdleTime
     self.maximumSessions = maximumSessions
+  }
+
+  /// The server's logger, at the level `LOG_LEVEL` names in `environment` (`info` by default).
+  ///
+  /// - Parameters:
+  ///   - label: The logger's label: the executable's name.
+  ///   - environment: The process's environment.
+  /// - Returns: The logger.
+  public static func logger(label: String, environment: [String: String]) -> Logger {
+    var logger = Logger(label: label)
+    logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    return logger
   }
 
   /// The configuration from the environment: `HOST`, `PORT`, `DATABASE` (a file path; in memory

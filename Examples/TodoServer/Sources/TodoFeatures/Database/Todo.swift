@@ -1,8 +1,7 @@
 import Foundation
-import Hummingbird
 
 /// A todo, as the database keeps it and the API returns it.
-public struct Todo: Codable, Sendable, Hashable, ResponseEncodable {
+public struct Todo: Codable, Sendable, Hashable {
   /// The todo's id, unique across owners.
   public var id: Int64
   /// What to do.

@@ -1,6 +1,6 @@
 import Arbor
 
-/// What a request branch is about: the request's id (Hummingbird's), method and path.
+/// What a request branch is about: the request's id (the server framework's), method and path.
 public struct RequestInfo: Sendable, Hashable, CustomStringConvertible {
   /// The request's id, in every log line the request writes.
   public var id: String

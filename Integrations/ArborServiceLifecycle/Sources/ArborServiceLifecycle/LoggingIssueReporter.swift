@@ -38,12 +38,8 @@ public struct LoggingIssueReporter: Sendable {
   ///
   /// - Parameter report: What Arbor reported.
   public func report(_ report: IssueReporting.Report) {
-    var metadata: Logger.Metadata = [
-      DiagnosticErrorMapping.diagnosticMetadataKey: .string(report.diagnostic.json(pretty: false)),
-      "arbor.diagnostic.kind": .string(report.kind),
-    ]
-    if let site = report.site { metadata["arbor.site"] = .string(site.description) }
+    let metadata: Logger.Metadata = report.site.map { ["arbor.site": .string($0.description)] } ?? [:]
     logger.log(
-      level: report.severity == .warning ? .warning : .error, "\(report.diagnostic.summary())", metadata: metadata)
+      level: report.severity == .warning ? .warning : .error, diagnostic: report.diagnostic, metadata: metadata)
   }
 }

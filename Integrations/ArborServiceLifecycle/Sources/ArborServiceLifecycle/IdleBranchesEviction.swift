@@ -1,14 +1,14 @@
 import Arbor
 import ServiceLifecycle
 
-/// A swift-service-lifecycle `Service` that closes the idle branches of a ``KeyedBranches`` on a
+/// A swift-service-lifecycle `Service` that closes the idle branches of a `KeyedBranches` on a
 /// timer, so a session nobody uses is closed on time even when no request comes to evict it.
 ///
 /// ```swift
 /// let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900)) { … }
-/// app.addServices(IdleBranchesEviction(sessions, every: .seconds(60)))
+/// let group = ServiceGroup(services: [server, IdleBranchesEviction(sessions, every: .seconds(60))], logger: logger)
 /// ```
-public struct IdleBranchesEviction<Key: Hashable & Sendable, Scope: FeaturesScope>: Service {
+public struct IdleBranchesEviction<Key: Hashable & Sendable, Scope: FeaturesScope>: Service, CustomStringConvertible {
   /// The branches whose idle ones are closed.
   public let branches: KeyedBranches<Key, Scope>
   /// How often it looks.
@@ -23,6 +23,15 @@ public struct IdleBranchesEviction<Key: Hashable & Sendable, Scope: FeaturesScop
     self.branches = branches
     self.interval = interval
   }
+
+  /// The service as a service group names it in its log: the scope of its branches and how often
+  /// it looks.
+  ///
+  /// ```swift
+  /// print(IdleBranchesEviction(sessions, every: .seconds(60)))
+  /// // IdleBranchesEviction(SessionScope every 60.0 seconds)
+  /// ```
+  public var description: String { "IdleBranchesEviction(\(Scope.self) every \(interval))" }
 
   /// Evicts idle branches every ``interval`` until graceful shutdown or cancellation.
   public func run() async throws {

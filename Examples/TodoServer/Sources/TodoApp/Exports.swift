@@ -1,0 +1,2 @@
+// The app's features, tree and configuration, which know no framework, come with `import TodoApp`.
+@_exported import TodoFeatures

@@ -1,0 +1,3 @@
+// The server parts that are not Vapor's (FeaturesService, IdleBranchesEviction, LoggingIssueReporter,
+// ServerMain, DiagnosticLogMetadata) come with `import ArborVapor`.
+@_exported import ArborServiceLifecycle

@@ -1,0 +1,159 @@
+import Arbor
+import Vapor
+
+/// Branches a request scope for every request, with a context built from the request, hands the
+/// branch to the handlers through `req.features`, and closes it when the handler's response is ready.
+///
+/// The branch is made from the root, from the branch `parent` picks for the request, or from the
+/// caller's branch in a `KeyedBranches` of sessions, so a request resolves its own scope's features
+/// first, then its parent's, up to the root. Unless `setsCurrentFeatures` is `false`, it is the
+/// task's current features while the rest of the chain runs, so `Features.current()` and
+/// `@Resolved` work in handlers too.
+///
+/// The branch is closed (its teardowns run, in order) when the rest of the chain returns or throws,
+/// before the response is written, so a teardown that fails fails the request instead of passing
+/// unseen. A response body that streams after the handler returns must not use the request's
+/// features: resolve what it needs from the session or the root. An Arbor error thrown while
+/// branching, by a handler or by a teardown is logged and answered as ``DiagnosticErrorMapping``
+/// says; an `AbortError` a loader threw keeps its status and reason.
+///
+/// ```swift
+/// app.middleware.use(FeaturesMiddleware(root: root, scope: RequestScope.self) { req in
+///   RequestInfo(id: req.id, path: req.url.path)
+/// })
+/// app.get("hello") { req async throws -> String in
+///   try await req.features.instance(of: Greeter.self).greet()
+/// }
+/// ```
+public struct FeaturesMiddleware<Scope: FeaturesScope>: AsyncMiddleware {
+  /// Runs the request with the branch its request branch is made from.
+  let withParent: @Sendable (Request, (Features) async throws -> Response) async throws -> Response
+  /// The context of a request's branch.
+  let makeContext: @Sendable (Request) async throws -> Scope.Context
+  /// How Arbor errors become responses and log entries.
+  let errors: DiagnosticErrorMapping
+  /// Whether the request's branch is the task's current features while the chain runs.
+  let setsCurrentFeatures: Bool
+
+  init(
+    errors: DiagnosticErrorMapping, setsCurrentFeatures: Bool,
+    context: @escaping @Sendable (Request) async throws -> Scope.Context,
+    withParent: @escaping @Sendable (Request, (Features) async throws -> Response) async throws -> Response
+  ) {
+    self.withParent = withParent
+    self.makeContext = context
+    self.errors = errors
+    self.setsCurrentFeatures = setsCurrentFeatures
+  }
+
+  /// A middleware that branches `scope` for every request, with the context `context` builds.
+  ///
+  /// ```swift
+  /// FeaturesMiddleware(root: root, scope: RequestScope.self) { req in
+  ///   RequestInfo(id: req.id, path: req.url.path)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - root: The tree's root, the parent of every request branch unless `parent` says otherwise.
+  ///   - scope: The scope of request branches; defined in the root or in the parent's scope.
+  ///   - parent: The branch to make the request's branch from, or `nil` for `root`. An error it
+  ///     throws fails the request: throw an `Abort` to answer with its status.
+  ///   - errors: How Arbor errors become responses and log entries.
+  ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
+  ///     the chain runs. Pass `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - context: The context of the request's branch, built from the request.
+  public init(
+    root: Features, scope: Scope.Type, parent: (@Sendable (Request) async throws -> Features?)? = nil,
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    context: @escaping @Sendable (Request) async throws -> Scope.Context
+  ) {
+    self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) { request, body in
+      guard let parent else { return try await body(root) }
+      return try await body(try await parent(request) ?? root)
+    }
+  }
+
+  /// A middleware that branches `scope` for every request below the caller's branch in
+  /// `sessions`, found by the key `key` reads from the request.
+  ///
+  /// The session branch is made on the caller's first request and kept across requests, as
+  /// `sessions` says; it is not evicted while one of its requests runs.
+  ///
+  /// ```swift
+  /// let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900)) { (token: String) in
+  ///   try await Session(user: accounts.user(for: token))
+  /// }
+  /// app.middleware.use(
+  ///   FeaturesMiddleware(sessions: sessions, scope: RequestScope.self, key: { req in
+  ///     req.headers.bearerAuthorization?.token
+  ///   }) { req in RequestInfo(id: req.id, path: req.url.path) })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - sessions: The session branches, by key.
+  ///   - scope: The scope of request branches; defined where a session branch can branch it.
+  ///   - key: The caller's key, or `nil` to branch from the sessions' parent (signed out). Throw an
+  ///     `Abort` to refuse the request (401 without a credential).
+  ///   - errors: How Arbor errors become responses and log entries.
+  ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
+  ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - context: The context of the request's branch.
+  public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
+    sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type, key: @escaping @Sendable (Request) async throws -> Key?,
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    context: @escaping @Sendable (Request) async throws -> Scope.Context
+  ) {
+    self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) { request, body in
+      guard let key = try await key(request) else { return try await body(sessions.parent) }
+      return try await sessions.withBranch(for: key) { try await body($0) }
+    }
+  }
+
+  /// A middleware that branches `scope`, whose branches carry no context, for every request.
+  ///
+  /// ```swift
+  /// app.middleware.use(FeaturesMiddleware(root: root, scope: RequestScope.self))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - root: The tree's root, the parent of every request branch unless `parent` says otherwise.
+  ///   - scope: The scope of request branches.
+  ///   - parent: The branch to make the request's branch from, or `nil` for `root`.
+  ///   - errors: How Arbor errors become responses and log entries.
+  ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
+  ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
+  public init(
+    root: Features, scope: Scope.Type, parent: (@Sendable (Request) async throws -> Features?)? = nil,
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true
+  ) where Scope.Context == Void {
+    self.init(root: root, scope: scope, parent: parent, errors: errors, setsCurrentFeatures: setsCurrentFeatures) {
+      _ in ()
+    }
+  }
+
+  /// Branches the request's scope, runs the rest of the chain with the branch in `req.features`
+  /// (and as the task's current features, unless told not to), closes the branch, and maps Arbor
+  /// errors.
+  ///
+  /// - Parameters:
+  ///   - request: The request.
+  ///   - next: The rest of the chain.
+  /// - Returns: The response, or for an Arbor error the response ``DiagnosticErrorMapping`` makes.
+  /// - Throws: Any other error of the chain as it is.
+  public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    do {
+      return try await withParent(request) { parent in
+        try await parent.withBranch(Scope.self, context: try await makeContext(request)) { branch in
+          request.storage[RequestFeaturesKey.self] = branch
+          // The branch is closed when this returns: a late reader gets a clear error, not a closed branch.
+          defer { request.storage[RequestFeaturesKey.self] = nil }
+          guard setsCurrentFeatures else { return try await next.respond(to: request) }
+          return try await branch.withCurrent { try await next.respond(to: request) }
+        }
+      }
+    } catch let error as any DiagnosticError where !(error is any AbortError) {
+      return errors.response(to: error, for: request)
+    }
+  }
+}
