@@ -3,7 +3,7 @@ import Testing
 
 /// The start state machine as a value: every legal sequence of events up to a length.
 @Suite struct BranchStartTests {
-  typealias Start = BranchStart<Int, String>
+  typealias Start = BranchStart<Int, String?>
 
   enum Event: Equatable {
     case start

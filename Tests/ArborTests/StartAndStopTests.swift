@@ -406,7 +406,10 @@ import Testing
         }, eager: true)
       registry.beforeServing(file: "App/Main.swift", line: 12) { _ in }
     }
-    try await root.start()
+    let event = try await root.start()
+    #expect(event?.steps.map(\.name) == ["Pool.live()", "before serving (App/Main.swift:12)"])
+    #expect(event?.steps.map(\.feature) == ["Pool", nil])
+    #expect(event?.failure == nil)
     let report = profile.report().replacingOccurrences(
       of: #"\d+\.\d\d ms"#, with: "<t>", options: .regularExpression)
     #expect(

@@ -27,13 +27,16 @@ extension Features {
   ///   - file: Where the branch is started; captured for you.
   ///   - line: Where the branch is started; captured for you.
   ///   - isolation: The caller's actor, captured for you.
+  /// - Returns: What the start ran, each step with its duration, for a log; `nil` when called from
+  ///   inside the start itself (an eager loader or a before-serving work of this branch).
   /// - Throws: ``FeaturesStartFailed``, or ``FeaturesClosed`` when the branch is closed.
+  @discardableResult
   public func start(
     timeout: Duration? = nil, file: StaticString = #fileID, line: UInt = #line,
     isolation: isolated (any Actor)? = #isolation
-  ) async throws {
+  ) async throws -> StartEvent? {
     let location = SourceLocation(fileID: file, line: line)
-    try await withBranch(at: location) { branch in
+    return try await withBranch(at: location) { branch in
       try await branch.start(through: self, timeout: timeout, at: location)
     }
   }

@@ -1,5 +1,5 @@
-/// A start of a branch (``Features/start(timeout:file:line:isolation:)``) as a
-/// ``FeaturesObserver`` is told of it, once it ended: every step, in the order each began.
+/// A start of a branch (``Features/start(timeout:file:line:isolation:)``), once it ended: every
+/// step, in the order each began. `start()` returns it; a ``FeaturesObserver`` is told of it.
 public struct StartEvent: Sendable {
   /// One eager load or before-serving work of the start.
   public struct Step: Sendable {

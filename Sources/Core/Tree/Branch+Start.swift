@@ -3,34 +3,36 @@ extension Branch {
   /// own, so that no caller's cancellation cuts it short), the others wait for its outcome.
   ///
   /// - Parameter features: The branch's features, which the start's loads request through.
-  func start(through features: Features, timeout: Duration?, at location: SourceLocation) async throws {
-    let failure: FeaturesStartFailed?
+  /// - Returns: The start that ran, `nil` for a caller inside it.
+  func start(through features: Features, timeout: Duration?, at location: SourceLocation) async throws -> StartEvent? {
     // A start that ended answers with its outcome, even once the branch closed (as a failed start
     // closes it); a closed branch does not begin one.
     let action = state.withLock {
-      state -> BranchStart<CheckedContinuation<FeaturesStartFailed?, Never>, FeaturesStartFailed>.Action? in
+      state -> BranchStart<CheckedContinuation<StartUp.Outcome, Never>, StartUp.Outcome>.Action? in
       if case .notStarted = state.start.state, isClosed { return nil }
       return state.start.start()
     }
-    guard let action else { throw closed(.using("start()"), at: location) }
+    let outcome: StartUp.Outcome
     switch action {
-    case .ended(let outcome):
-      failure = outcome
-    case .wait where StartUp.runsInCurrentTask(self):
+    case nil:
+      throw closed(.using("start()"), at: location)
+    case .ended(let ended)?:
+      outcome = ended
+    case .wait? where StartUp.runsInCurrentTask(self):
       // From inside the start (an eager loader or before-serving work starting its own branch):
       // waiting would never end, and the start it is part of ends the branch's.
-      return
-    case .wait:
-      failure = await withCheckedContinuation { continuation in
+      return nil
+    case .wait?:
+      outcome = await withCheckedContinuation { continuation in
         if let ended = state.withLock({ $0.start.wait(continuation) }) { continuation.resume(returning: ended) }
       }
-    case .run:
+    case .run?:
       let startUp = StartUp(branch: self, features: features, timeout: timeout, site: location)
-      failure = await Task {
+      outcome = await Task {
         await StartUp.$running.withValue(StartUp.running.union([ObjectIdentifier(self)])) { await startUp.run() }
       }.value
-      for waiter in state.withLock({ $0.start.finish(failure) }) { waiter.resume(returning: failure) }
+      for waiter in state.withLock({ $0.start.finish(outcome) }) { waiter.resume(returning: outcome) }
     }
-    if let failure { throw failure }
+    return try outcome.get()
   }
 }

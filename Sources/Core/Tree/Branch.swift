@@ -113,7 +113,7 @@ package final class Branch: @unchecked Sendable {
     /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
     /// the outcome (see ``Branch/isClosed``).
     /// Whether the branch's start ran, and how it ended.
-    var start = BranchStart<CheckedContinuation<FeaturesStartFailed?, Never>, FeaturesStartFailed>()
+    var start = BranchStart<CheckedContinuation<StartUp.Outcome, Never>, StartUp.Outcome>()
     var lifecycle = BranchLifecycle<CheckedContinuation<[TeardownFailed.Failure], Never>, [TeardownFailed.Failure]>()
     /// The instances cached here that have a teardown, in the order they were loaded.
     var teardowns: [PendingTeardown] = []

@@ -9,16 +9,15 @@
 /// | not started | start | starting | run the start |
 /// | starting | start | starting | wait for its outcome |
 /// | starting | wait | starting, one more waiter | suspend |
-/// | started, failed | start or wait | same | return its outcome |
-/// | starting | the start ends | started or failed | resume every waiter |
+/// | ended | start or wait | ended | return its outcome |
+/// | starting | the start ends | ended | resume every waiter with the outcome |
 ///
-/// `Waiter` is what a caller suspends with, `Failure` why a start failed: plain values in tests.
-package struct BranchStart<Waiter, Failure> {
+/// `Waiter` is what a caller suspends with, `Outcome` how a start ended: plain values in tests.
+package struct BranchStart<Waiter, Outcome> {
   package enum State {
     case notStarted
     case starting(waiters: [Waiter])
-    case started
-    case failed(Failure)
+    case ended(Outcome)
   }
 
   package private(set) var state: State = .notStarted
@@ -31,8 +30,8 @@ package struct BranchStart<Waiter, Failure> {
     case run
     /// Another caller runs it: wait for its outcome.
     case wait
-    /// It ended: `nil` when it succeeded.
-    case ended(Failure?)
+    /// It ended, with this outcome.
+    case ended(Outcome)
   }
 
   /// A caller asks for the start.
@@ -42,33 +41,30 @@ package struct BranchStart<Waiter, Failure> {
       state = .starting(waiters: [])
       return .run
     case .starting: return .wait
-    case .started: return .ended(nil)
-    case .failed(let failure): return .ended(failure)
+    case .ended(let outcome): return .ended(outcome)
     }
   }
 
   /// A caller that found the start running waits for it.
   ///
-  /// - Returns: `nil` when `waiter` is to be resumed later; otherwise the outcome (`.some(nil)` for
-  ///   a start that succeeded).
-  package mutating func wait(_ waiter: Waiter) -> Failure?? {
+  /// - Returns: `nil` when `waiter` is to be resumed later; otherwise the outcome.
+  package mutating func wait(_ waiter: Waiter) -> Outcome? {
     switch state {
     case .notStarted: preconditionFailure("only a start that found another one running waits")
     case .starting(var waiters):
       waiters.append(waiter)
       state = .starting(waiters: waiters)
       return nil
-    case .started: return .some(nil)
-    case .failed(let failure): return .some(failure)
+    case .ended(let outcome): return outcome
     }
   }
 
-  /// The start ended, with `failure` if it failed.
+  /// The start ended with `outcome`.
   ///
-  /// - Returns: The waiters to resume with the outcome.
-  package mutating func finish(_ failure: Failure?) -> [Waiter] {
+  /// - Returns: The waiters to resume with it.
+  package mutating func finish(_ outcome: Outcome) -> [Waiter] {
     guard case .starting(let waiters) = state else { preconditionFailure("a start ends once, after it began") }
-    state = failure.map { .failed($0) } ?? .started
+    state = .ended(outcome)
     return waiters
   }
 }

@@ -19,8 +19,11 @@ struct StartUp {
     running.contains(ObjectIdentifier(branch))
   }
 
-  /// Runs the start; `nil` when the branch started.
-  func run() async -> FeaturesStartFailed? {
+  /// How a start ended: what ran, or the diagnostic of what failed.
+  typealias Outcome = Result<StartEvent, FeaturesStartFailed>
+
+  /// Runs the start.
+  func run() async -> Outcome {
     let began = ContinuousClock.now
     let deadline = timeout.map { began + $0 }
     let eager = branch.definition.bindings.filter(\.lifecycle.isEager)
@@ -49,10 +52,10 @@ struct StartUp {
         failures, of: eager.count + branch.definition.startWork.count, in: branch.path,
         closing: await closeAfterFailure(waiting: waitsForTheClose), at: site)
     }
-    branch.definition.observer?.started(
-      StartEvent(
-        branchPath: branch.path, start: began, duration: .now - began, steps: steps, failure: failure?.diagnostic))
-    return failure
+    let event = StartEvent(
+      branchPath: branch.path, start: began, duration: .now - began, steps: steps, failure: failure?.diagnostic)
+    branch.definition.observer?.started(event)
+    return failure.map { .failure($0) } ?? .success(event)
   }
 
   /// Loads the eager feature of `binding`, within its time limit and what is left of the start's.
