@@ -76,6 +76,7 @@ public func handWiredApplication(
   _ configuration: TodoConfiguration, logger: Logger
 ) async throws -> Application<RouterResponder<BasicRequestContext>> {
   let database = try await TodoDatabase.open(path: configuration.databasePath, logger: logger)
+  try await database.migrate()
   let server = HandWiredServer(database: database, tokens: configuration.tokens, logger: logger)
   let router = Router()
   router.get("health") { _, _ in "ok" }

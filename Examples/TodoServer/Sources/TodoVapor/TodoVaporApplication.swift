@@ -28,16 +28,5 @@ public func configureTodoServer(_ app: Application, _ configuration: TodoConfigu
     })
   // Sessions unused for `sessionIdleTime` are closed within a minute, even when no request comes.
   app.lifecycle.use(ServiceLifecycleHandler(IdleBranchesEviction(sessions, every: .seconds(60))))
-  // A database that cannot be opened fails boot, not the first request.
-  app.lifecycle.use(StoreOpening(root: root))
   addTodoRoutes(to: app, sessions: sessions)
-}
-
-/// Opens the todo store when the application boots.
-struct StoreOpening: LifecycleHandler {
-  let root: Features
-
-  func willBootAsync(_ application: Application) async throws {
-    try await root.instance(of: TodoStore.self).open()
-  }
 }

@@ -17,6 +17,6 @@ extension Application {
   /// - Parameter service: The service that owns the application's features tree.
   public mutating func addFeatures(_ service: FeaturesService) {
     addServices(service)
-    beforeServerStarts { try await service.validated() }
+    beforeServerStarts { try await service.ready() }
   }
 }

@@ -4,15 +4,16 @@ import ServiceLifecycle
 
 /// A swift-service-lifecycle `Service` that owns a features tree for a server's whole life: it
 /// validates the tree when the service group starts, refusing to start with the whole report when
-/// the tree has problems, and closes the root on graceful shutdown, which tears down what the tree
-/// holds (connections, files), newest first.
+/// the tree has problems, then starts the root (its eager features, in dependency order, then its
+/// before-serving work, such as migrations), and closes the root on graceful shutdown, which tears
+/// down what the tree holds (connections, files), each instance before those it was built from.
 ///
 /// Run it in the server's `ServiceGroup` before the server, and start the server only once
-/// ``validated()`` returns, so the server never accepts a request for a tree with problems: a
+/// ``ready()`` returns, so the server never accepts a request for a tree with problems: a
 /// service group shuts its services down in the reverse order of their start, so the server stops
 /// first, then the root closes. ArborHummingbird's `app.addFeatures(_:)` and ArborVapor's
 /// `app.useFeatures(_:)` do both for you; a lifecycle that is not a service group calls ``validate()``
-/// before its server starts and ``close()`` after it stops.
+/// and ``start()`` before its server starts and ``close()`` after it stops.
 ///
 /// ```swift
 /// let features = FeaturesService(root: root, logger: logger) { contexts in
@@ -29,32 +30,40 @@ public struct FeaturesService: Service, CustomStringConvertible {
   let contexts: @Sendable (inout ValidationContexts) -> Void
   /// Where the service says what it found.
   let logger: Logger
-  /// The outcome of start-up validation, for those waiting on it.
+  /// How long the root's start may take; no limit when `nil`.
+  let startTimeout: Duration?
+  /// The outcome of start-up validation and start, for those waiting on it.
   let outcome = ValidationOutcome()
 
   /// A service for the tree of `root`.
   ///
   /// - Parameters:
   ///   - root: The tree's root.
-  ///   - logger: Where validation's report and notes are logged.
+  ///   - logger: Where validation's report and notes, the start-up and the shutdown are logged.
+  ///   - startTimeout: How long the root's start may take, as `Features.start(timeout:)` takes it;
+  ///     no limit when `nil`.
   ///   - contexts: Gives validation a context for each scope whose `Context` is not `Void`, as
   ///     `Features.validate(_:file:line:)` takes them.
   public init(
-    root: Features, logger: Logger, contexts: @escaping @Sendable (inout ValidationContexts) -> Void = { _ in }
+    root: Features, logger: Logger, startTimeout: Duration? = nil,
+    contexts: @escaping @Sendable (inout ValidationContexts) -> Void = { _ in }
   ) {
     self.root = root
     self.logger = logger
+    self.startTimeout = startTimeout
     self.contexts = contexts
   }
 
-  /// Validates the tree, waits for the group's graceful shutdown (or cancellation), then closes the
-  /// root.
+  /// Validates the tree, starts the root, waits for the group's graceful shutdown (or
+  /// cancellation), then closes the root.
   ///
-  /// - Throws: `FeaturesValidationFailed` listing every problem, when validation finds any; the
-  ///   service group then stops, and its `run()` throws it. `TeardownFailed` when a teardown threw
-  ///   while the root closed (every other teardown ran).
+  /// - Throws: `FeaturesValidationFailed` listing every problem, when validation finds any, or
+  ///   `FeaturesStartFailed` listing every failure of the start; the service group then stops, and
+  ///   its `run()` throws it. `TeardownFailed` when a teardown threw while the root closed (every
+  ///   other teardown ran).
   public func run() async throws {
     try await validate()
+    try await start()
     // Cancellation ends the wait as graceful shutdown does: the tree is closed either way.
     try? await gracefulShutdown()
     try await close()
@@ -77,14 +86,37 @@ public struct FeaturesService: Service, CustomStringConvertible {
     }
   }
 
-  /// Waits until the start-up validation of ``run()`` has passed.
+  /// Waits until ``run()`` validated and started the tree.
   ///
   /// Start the server once it returns, so the server never accepts a request for a tree with
-  /// problems.
+  /// problems, nor before its eager features loaded and its migrations ran.
   ///
-  /// - Throws: The validation failure, when there is one.
-  public func validated() async throws {
+  /// - Throws: The validation or start failure, when there is one.
+  public func ready() async throws {
     try await outcome.wait()
+  }
+
+  /// Starts the root: its eager features, each after what it requests, then its before-serving
+  /// work; logs each step with its duration, and publishes the outcome to ``ready()``.
+  ///
+  /// ``run()`` calls it after ``validate()``; a server whose lifecycle is not a service group calls
+  /// it before its server starts.
+  ///
+  /// - Throws: `FeaturesStartFailed` listing every failure with its path; it is logged critical
+  ///   with its diagnostic, and the root is closed (what had started is torn down).
+  public func start() async throws {
+    do {
+      let started = try await root.start(timeout: startTimeout)
+      for step in started?.steps ?? [] {
+        logger.info("features tree started \(step.name) in \(step.duration)")
+      }
+      logger.info("features tree started in \(started?.duration ?? .zero)")
+    } catch let failure as any DiagnosticError {
+      logger.log(level: .critical, diagnostic: failure.diagnostic)
+      outcome.publish(.failure(failure))
+      throw failure
+    }
+    outcome.publish(.success(()))
   }
 
   /// The service as a service group names it in its log: its type and where its root is.
@@ -94,7 +126,7 @@ public struct FeaturesService: Service, CustomStringConvertible {
   /// ```
   public var description: String { "FeaturesService(root: \(root))" }
 
-  /// Validates the tree, logs what it found, and publishes the outcome to ``validated()``.
+  /// Validates the tree, logs what it found, and publishes a failure to ``ready()``.
   ///
   /// ``run()`` calls it first; a server whose lifecycle is not a service group calls it before its
   /// server starts.
@@ -114,6 +146,5 @@ public struct FeaturesService: Service, CustomStringConvertible {
       throw failure
     }
     logger.info("features tree validated: \(validation.graph.nodes.count) registrations")
-    outcome.publish(.success(()))
   }
 }

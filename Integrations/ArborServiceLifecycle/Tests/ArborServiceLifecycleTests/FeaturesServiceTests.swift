@@ -14,7 +14,7 @@ import Testing
     let group = ServiceGroup(services: [service], logger: groupEntries.logger(label: "group"))
     try await withThrowingTaskGroup(of: Void.self) { tasks in
       tasks.addTask { try await group.run() }
-      try await service.validated()
+      try await service.ready()
       try await body()
       await group.triggerGracefulShutdown()
       try await tasks.waitForAll()
@@ -37,8 +37,9 @@ import Testing
     #expect(teardowns.all.filter { $0 == "root" }.count == 2)
     #expect(teardowns.all.last == "root")
     let messages = entries.all.map(\.message)
-    #expect(messages.count == 2)
+    #expect(messages.count == 3)
     #expect(messages.first?.hasPrefix("features tree validated: ") == true)
+    #expect(messages.dropFirst().first?.hasPrefix("features tree started in ") == true)
     #expect(messages.last == "features tree closed")
     #expect(throws: FeaturesClosed.self) { try root.branch(SessionScope.self, context: Session(user: "late")) }
   }
@@ -55,12 +56,48 @@ import Testing
     let group = ServiceGroup(services: [service], logger: entries.logger(label: "group"))
     let failure = await #expect(throws: FeaturesValidationFailed.self) { try await group.run() }
     #expect(failure?.problems.count == 2)
-    await #expect(throws: FeaturesValidationFailed.self) { try await service.validated() }
+    await #expect(throws: FeaturesValidationFailed.self) { try await service.ready() }
     let critical = entries.all.filter { $0.level == .critical }
     #expect(critical.count == 1)
     #expect(critical.first?.message.hasPrefix("FeaturesValidationFailed: 2 problems in the features tree") == true)
     #expect(critical.first?.metadata[DiagnosticLogMetadata.kindKey] == "FeaturesValidationFailed")
     #expect(critical.first?.metadata[DiagnosticLogMetadata.diagnosticKey] != nil)
+  }
+
+  @Test func theRootStartsItsEagerFeaturesAndMigrationsBeforeItIsReady() async throws {
+    let teardowns = Teardowns()
+    let root = FeaturesRoot { registry in
+      registry.use(Connection.live(teardowns: teardowns), eager: true)
+      registry.beforeServing { _ in teardowns.append("migrated") }
+    }
+    let entries = RecordingLogHandler.Entries()
+    let service = FeaturesService(root: root, logger: entries.logger(label: "features"), startTimeout: .seconds(30))
+    try await run(service) {
+      // Ready: the eager connection loaded, the migration ran, and validation's teardown ran first.
+      #expect(teardowns.all == ["root", "migrated"])
+    }
+    #expect(teardowns.all == ["root", "migrated", "root"])
+    let messages = entries.all.map(\.message)
+    #expect(messages.contains { $0.hasPrefix("features tree started Connection.live(teardowns:) in ") })
+    #expect(messages.contains { $0.hasPrefix("features tree started before serving (") })
+  }
+
+  @Test func aFailedStartFailsTheGroupWithItsDiagnosticLoggedCritical() async throws {
+    struct Offline: Error {}
+    let root = FeaturesRoot { registry in
+      registry.use(.cacheable { (_: Features) async throws -> Connection in throw Offline() }, eager: true)
+    }
+    let entries = RecordingLogHandler.Entries()
+    let service = FeaturesService(root: root, logger: entries.logger(label: "features"))
+    let group = ServiceGroup(services: [service], logger: entries.logger(label: "group"))
+    await #expect(throws: FeaturesStartFailed.self) { try await group.run() }
+    await #expect(throws: FeaturesStartFailed.self) { try await service.ready() }
+    let critical = entries.all.filter { $0.level == .critical }
+    #expect(critical.count == 1)
+    #expect(critical.first?.message.hasPrefix("FeaturesStartFailed: could not start Root: 1 of 1 step failed") == true)
+    #expect(critical.first?.metadata[DiagnosticLogMetadata.kindKey] == "FeaturesStartFailed")
+    // The failed start closed the root.
+    #expect(throws: FeaturesClosed.self) { try root.branch(SessionScope.self, context: Session(user: "late")) }
   }
 
   @Test func itsDescriptionNamesTheRootAndNoInternals() {

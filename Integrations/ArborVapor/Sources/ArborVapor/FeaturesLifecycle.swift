@@ -1,7 +1,7 @@
 import ArborServiceLifecycle
 import Vapor
 
-/// Validates a ``FeaturesService``'s tree when the application boots and closes its root when the
+/// Validates and starts a ``FeaturesService``'s tree when the application boots and closes its root when the
 /// application shuts down, after its server has stopped.
 struct FeaturesLifecycle: LifecycleHandler {
   let service: FeaturesService
@@ -14,6 +14,7 @@ struct FeaturesLifecycle: LifecycleHandler {
 
   func willBootAsync(_ application: Application) async throws {
     try await service.validate()
+    try await service.start()
   }
 
   func shutdownAsync(_ application: Application) async {

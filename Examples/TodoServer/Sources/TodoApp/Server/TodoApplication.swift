@@ -33,7 +33,5 @@ public func todoApplication(
     })
   // Sessions unused for `sessionIdleTime` are closed within a minute, even when no request comes.
   app.addServices(IdleBranchesEviction(sessions, every: .seconds(60)))
-  // A database that cannot be opened fails start-up, not the first request.
-  app.beforeServerStarts { try await root.instance(of: TodoStore.self).open() }
   return app
 }

@@ -11,7 +11,7 @@ public final class TodoDatabase: Sendable {
     self.connection = connection
   }
 
-  /// Opens the database at `path` (in memory when `nil`) and creates the table if it is missing.
+  /// Opens the database at `path` (in memory when `nil`); ``migrate()`` creates its table.
   ///
   /// - Parameters:
   ///   - path: The database file; `nil` for a database in memory.
@@ -19,23 +19,23 @@ public final class TodoDatabase: Sendable {
   /// - Returns: The open database.
   public static func open(path: String?, logger: Logger) async throws -> TodoDatabase {
     let connection = try await SQLiteConnection.open(storage: path.map { .file(path: $0) } ?? .memory, logger: logger)
-    do {
-      _ = try await connection.query(
-        """
-        CREATE TABLE IF NOT EXISTS todos (
-          id INTEGER PRIMARY KEY AUTOINCREMENT,
-          owner TEXT NOT NULL,
-          title TEXT NOT NULL,
-          done INTEGER NOT NULL DEFAULT 0,
-          created_at REAL NOT NULL
-        )
-        """)
-      _ = try await connection.query("CREATE INDEX IF NOT EXISTS todos_owner ON todos (owner, id)")
-    } catch {
-      try? await connection.close()
-      throw error
-    }
     return TodoDatabase(connection: connection)
+  }
+
+  /// Creates the todos table and its index if they are missing: the migration a server runs before
+  /// it serves.
+  public func migrate() async throws {
+    _ = try await connection.query(
+      """
+      CREATE TABLE IF NOT EXISTS todos (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        owner TEXT NOT NULL,
+        title TEXT NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL
+      )
+      """)
+    _ = try await connection.query("CREATE INDEX IF NOT EXISTS todos_owner ON todos (owner, id)")
   }
 
   /// The todos of `owner`, oldest first.

@@ -2,11 +2,12 @@ import Arbor
 import Foundation
 import Logging
 
-/// Where todos are kept: one instance for the whole tree, its SQLite connection opened on first use
-/// and closed when the root closes.
+/// Where todos are kept: one instance for the whole tree, its SQLite connection opened by the
+/// tree's migration before the server serves (or on first use), and closed when the root closes.
 public struct TodoStore: CacheableFeature {
-  /// Opens the store now, so that a store that cannot open fails start-up, not the first request.
-  public var open: @Sendable () async throws -> Void
+  /// Opens the store and creates its table if it is missing: the tree's before-serving work, so
+  /// that a store that cannot open fails start-up, not the first request.
+  public var migrate: @Sendable () async throws -> Void
   /// The todos of an owner, oldest first.
   public var todos: @Sendable (_ owner: String) async throws -> [Todo]
   /// Adds a todo for an owner.
@@ -20,14 +21,14 @@ public struct TodoStore: CacheableFeature {
 
   /// Creates a store.
   public init(
-    open: @escaping @Sendable () async throws -> Void,
+    migrate: @escaping @Sendable () async throws -> Void,
     todos: @escaping @Sendable (_ owner: String) async throws -> [Todo],
     add: @escaping @Sendable (_ title: String, _ owner: String, _ date: Date) async throws -> Todo,
     complete: @escaping @Sendable (_ id: Int64, _ owner: String) async throws -> Todo?,
     delete: @escaping @Sendable (_ id: Int64, _ owner: String) async throws -> Bool,
     close: @escaping @Sendable () async throws -> Void
   ) {
-    self.open = open
+    self.migrate = migrate
     self.todos = todos
     self.add = add
     self.complete = complete
@@ -38,14 +39,15 @@ public struct TodoStore: CacheableFeature {
   /// Every member is unimplemented: a test patches what it uses.
   public static var placeholder: TodoStore {
     TodoStore(
-      open: unimplemented("TodoStore.open"), todos: unimplemented("TodoStore.todos"),
+      migrate: unimplemented("TodoStore.migrate"), todos: unimplemented("TodoStore.todos"),
       add: unimplemented("TodoStore.add"),
       complete: unimplemented("TodoStore.complete"), delete: unimplemented("TodoStore.delete"),
       close: unimplemented("TodoStore.close"))
   }
 
-  /// Todos in the SQLite database at `path` (in memory when `nil`), opened on first use (or by
-  /// ``open``) and closed with the branch that loaded the store: the root, on shutdown.
+  /// Todos in the SQLite database at `path` (in memory when `nil`), opened by ``migrate`` (or on
+  /// first use) and closed with the branch that loaded the store: the root, on shutdown. Loading it
+  /// connects nothing, so validation, which runs this loader, opens no database.
   public static func sqlite(path: String?) -> FeatureLoader {
     .cacheable { features in
       let logger = try features.instance(of: ServerLog.self).logger
@@ -55,7 +57,7 @@ public struct TodoStore: CacheableFeature {
         return database
       }
       return TodoStore(
-        open: { _ = try await database.database() },
+        migrate: { try await database.database().migrate() },
         todos: { try await database.database().todos(of: $0) },
         add: { try await database.database().add($0, for: $1, at: $2) },
         complete: { try await database.database().complete($0, for: $1) },

@@ -17,7 +17,14 @@ public func todoTree(_ configuration: TodoConfiguration, logger: Logger) -> Feat
     registry.use(WallClock.system)
     registry.use(ServerLog(logger: logger))
     registry.use(Accounts.fixed(configuration.tokens))
-    registry.use(TodoStore.sqlite(path: configuration.databasePath))
+    // Made by start(), before the server serves; its migration opens the database and creates its
+    // table, so a database that cannot open fails start-up. Closed within five seconds on shutdown.
+    registry.use(
+      TodoStore.sqlite(path: configuration.databasePath), eager: true, startTimeLimit: .seconds(10),
+      teardownTimeLimit: .seconds(5))
+    registry.beforeServing { features in
+      try await features.instance(of: TodoStore.self).migrate()
+    }
     registry.defineScope(SessionScope.self) { registry in
       registry.use(UserSession.live())
       // Requests are branched below the caller's session.
