@@ -85,7 +85,12 @@ import Testing
   @Test func aFailedStartFailsTheGroupWithItsDiagnosticLoggedCritical() async throws {
     struct Offline: Error {}
     let root = FeaturesRoot { registry in
-      registry.use(.cacheable { (_: Features) async throws -> Connection in throw Offline() }, eager: true)
+      // Validation runs the loader too: it passes there, and the database is unreachable at start.
+      registry.use(
+        .cacheable { (features: Features) async throws -> Connection in
+          guard features.isValidating else { throw Offline() }
+          return Connection(open: false)
+        }, eager: true)
     }
     let entries = RecordingLogHandler.Entries()
     let service = FeaturesService(root: root, logger: entries.logger(label: "features"))
@@ -97,7 +102,7 @@ import Testing
     #expect(critical.first?.message.hasPrefix("FeaturesStartFailed: could not start Root: 1 of 1 step failed") == true)
     #expect(critical.first?.metadata[DiagnosticLogMetadata.kindKey] == "FeaturesStartFailed")
     // The failed start closed the root.
-    #expect(throws: FeaturesClosed.self) { try root.branch(SessionScope.self, context: Session(user: "late")) }
+    await #expect(throws: FeaturesClosed.self) { try await root.instance(of: Connection.self) }
   }
 
   @Test func itsDescriptionNamesTheRootAndNoInternals() {
