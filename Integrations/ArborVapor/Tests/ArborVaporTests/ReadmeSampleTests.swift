@@ -27,8 +27,9 @@ enum ReadmeServer {
   /// validated at boot and idle sessions evicted.
   static func configure(_ app: Application) async throws {
     let root = testTree()
+    let accounts = Accounts()
     let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900)) { (token: String) in
-      guard let user = ["ann-token": "ann"][token] else { throw Abort(.unauthorized) }
+      guard let user = accounts.user(token) else { throw Abort(.unauthorized) }
       return Session(user: user)
     }
     app.useFeatures(
@@ -44,9 +45,14 @@ enum ReadmeServer {
           req.headers.bearerAuthorization?.token
         }
       ) { req in RequestInfo(id: req.id, path: req.url.path) })
-    api.get("todos") { req async throws -> String in
+    api.get("me") { req async throws -> String in
       try await req.features.instance(of: SessionTag.self).user
     }
+  }
+
+  /// Who signs in with which token.
+  struct Accounts {
+    func user(_ token: String) -> String? { token == "ann-token" ? "ann" : nil }
   }
 }
 
@@ -56,9 +62,9 @@ enum ReadmeServer {
       app.logger = RecordingLogHandler.Entries().logger()
       try await ReadmeServer.configure(app)
       try await app.asyncBoot()
-      let response = try await app.testing().sendRequest(.GET, "/todos", headers: ["Authorization": "Bearer ann-token"])
+      let response = try await app.testing().sendRequest(.GET, "/me", headers: ["Authorization": "Bearer ann-token"])
       #expect(response.body.string == "ann")
-      let refused = try await app.testing().sendRequest(.GET, "/todos", headers: ["Authorization": "Bearer nobody"])
+      let refused = try await app.testing().sendRequest(.GET, "/me", headers: ["Authorization": "Bearer nobody"])
       #expect(refused.status == .unauthorized)
     }
   }
