@@ -51,12 +51,17 @@ import Testing
     // An exit, not a crash (a crash ends with a signal, or with status 132 from the shell).
     #expect(outcome.reason == .exit)
     #expect(outcome.status == 1)
+    // The start's migration could not open the database: the whole diagnostic is logged.
+    #expect(outcome.output.contains("critical \(server): arbor.diagnostic="))
     #expect(
       outcome.output.contains(
-        "critical \(server): [ArborServiceLifecycle] server stopped: cantOpen: Failed to open to SQLite database at"
-          + " /nonexistent-directory/todos.sqlite\n"))
-    // The tree was closed before the process ended.
-    #expect(outcome.output.contains("features tree closed"))
+        "[ArborServiceLifecycle] server stopped: FeaturesStartFailed: could not start Root: 1 of 2 steps failed\n"))
+    #expect(
+      outcome.output.contains(
+        "└─ cause: SQLiteError: cantOpen: Failed to open to SQLite database at /nonexistent-directory/todos.sqlite"))
+    // The failed start closed the tree before the process ended: the store validation loaded, then
+    // the store the start loaded, were closed.
+    #expect(outcome.output.components(separatedBy: "todo store closed").count - 1 == 2)
     #expect(!outcome.output.contains("Fatal error"))
   }
 }
