@@ -108,15 +108,22 @@ public struct FeaturesService: Service, CustomStringConvertible {
     do {
       let started = try await root.start(timeout: startTimeout)
       for step in started?.steps ?? [] {
-        logger.info("features tree started \(step.name) in \(step.duration)")
+        logger.info("features tree started \(step.name) in \(Self.milliseconds(step.duration))")
       }
-      logger.info("features tree started in \(started?.duration ?? .zero)")
+      logger.info("features tree started in \(Self.milliseconds(started?.duration ?? .zero))")
     } catch let failure as any DiagnosticError {
       logger.log(level: .critical, diagnostic: failure.diagnostic)
       outcome.publish(.failure(failure))
       throw failure
     }
     outcome.publish(.success(()))
+  }
+
+  /// `4.05 ms`: how the log shows a step's duration.
+  static func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let hundredths = (Double(seconds) * 100_000 + Double(attoseconds) / 1e13).rounded()
+    return "\(hundredths / 100) ms"
   }
 
   /// The service as a service group names it in its log: its type and where its root is.
@@ -136,7 +143,7 @@ public struct FeaturesService: Service, CustomStringConvertible {
   public func validate() async throws {
     let validation = await root.validate(contexts)
     for note in validation.notes {
-      logger.notice("features validation checked a loader in part: \(note)")
+      logger.notice("features validation: \(note)")
     }
     do {
       try validation.check()
