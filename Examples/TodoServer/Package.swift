@@ -22,6 +22,8 @@ let package = Package(
     .package(name: "ArborServiceLifecycle", path: "../../Integrations/ArborServiceLifecycle"),
     .package(name: "ArborHummingbird", path: "../../Integrations/ArborHummingbird"),
     .package(name: "ArborVapor", path: "../../Integrations/ArborVapor"),
+    .package(name: "ArborConfiguration", path: "../../Integrations/ArborConfiguration"),
+    .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -34,6 +36,8 @@ let package = Package(
       name: "TodoFeatures",
       dependencies: [
         .product(name: "Arbor", package: "Arbor"),
+        .product(name: "ArborConfiguration", package: "ArborConfiguration"),
+        .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "SQLiteNIO", package: "sqlite-nio"),
       ]
@@ -63,7 +67,9 @@ let package = Package(
     .executableTarget(name: "TodoServer", dependencies: ["TodoApp"]),
     .executableTarget(name: "TodoServerVapor", dependencies: ["TodoVapor"]),
     // The same server wired by hand, without Arbor: the load test's baseline.
-    .executableTarget(name: "TodoServerHandWired", dependencies: ["TodoApp"]),
+    .executableTarget(
+      name: "TodoServerHandWired",
+      dependencies: ["TodoApp", .product(name: "Configuration", package: "swift-configuration")]),
     .testTarget(
       name: "TodoAppTests",
       dependencies: [

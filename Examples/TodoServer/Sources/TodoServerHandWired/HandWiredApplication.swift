@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import Hummingbird
 import Logging
@@ -75,7 +76,11 @@ final class HandWiredServer: Sendable {
 public func handWiredApplication(
   _ configuration: TodoConfiguration, logger: Logger
 ) async throws -> Application<RouterResponder<BasicRequestContext>> {
-  let database = try await TodoDatabase.open(path: configuration.databasePath, logger: logger)
+  // The same settings the Arbor servers read as properties, read here without Arbor.
+  let reader = configuration.settings.reader
+  let port = reader.int(forKey: ConfigKey(ServerPort.configurationKey), default: ServerPort.defaultValue)
+  let database = try await TodoDatabase.open(
+    path: reader.string(forKey: ConfigKey(DatabasePath.configurationKey)), logger: logger)
   try await database.migrate()
   let server = HandWiredServer(database: database, tokens: configuration.tokens, logger: logger)
   let router = Router()
@@ -100,6 +105,6 @@ public func handWiredApplication(
     return .noContent
   }
   return Application(
-    router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+    router: router, configuration: .init(address: .hostname(configuration.host, port: port)),
     logger: logger)
 }

@@ -19,7 +19,7 @@ import Vapor
 public func configureTodoServer(_ app: Application, _ configuration: TodoConfiguration, root: Features? = nil) {
   let root = root ?? todoTree(configuration, logger: app.logger)
   app.http.server.configuration.hostname = configuration.host
-  app.http.server.configuration.port = configuration.port
+  app.http.server.configuration.port = root[ServerPort.self]
   let sessions = todoSessions(root, configuration) { Abort(.unauthorized, reason: "unknown token") }
   app.useFeatures(
     FeaturesService(root: root, logger: app.logger) { contexts in

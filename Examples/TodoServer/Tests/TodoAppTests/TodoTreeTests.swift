@@ -16,6 +16,17 @@ import TodoApp
     #expect(validation.problems.isEmpty)
   }
 
+  @Test func thePortAndTheDatabaseAreReadThroughSwiftConfiguration() throws {
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let configured = todoTree(
+      TodoConfiguration.fromEnvironment(["PORT": "9191", "DATABASE": "/tmp/todos.sqlite"]), logger: logger)
+    #expect(configured[ServerPort.self] == 9191)
+    #expect(configured[DatabasePath.self] == "/tmp/todos.sqlite")
+    let defaults = todoTree(TodoConfiguration.fromEnvironment([:]), logger: logger)
+    #expect(defaults[ServerPort.self] == 8080)
+    #expect(defaults[DatabasePath.self] == nil)
+  }
+
   @Test func todosAreAddedForTheSessionUserAtTheClocksTime() async throws {
     let added = Mutex<[String]>([])
     let features = TestFeatures()

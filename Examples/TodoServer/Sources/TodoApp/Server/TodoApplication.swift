@@ -24,7 +24,7 @@ public func todoApplication(
   let router = Router(context: TodoRequestContext.self)
   addTodoRoutes(to: router, sessions: sessions)
   var app = Application(
-    router: router, configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+    router: router, configuration: .init(address: .hostname(configuration.host, port: root[ServerPort.self])),
     logger: logger)
   app.addFeatures(
     FeaturesService(root: root, logger: logger) { contexts in

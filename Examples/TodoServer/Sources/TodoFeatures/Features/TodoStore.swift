@@ -45,12 +45,13 @@ public struct TodoStore: CacheableFeature {
       close: unimplemented("TodoStore.close"))
   }
 
-  /// Todos in the SQLite database at `path` (in memory when `nil`), opened by ``migrate`` (or on
+  /// Todos in the SQLite database at ``DatabasePath`` (in memory when `nil`), opened by ``migrate`` (or on
   /// first use) and closed with the branch that loaded the store: the root, on shutdown. Loading it
   /// connects nothing, so validation, which runs this loader, opens no database.
-  public static func sqlite(path: String?) -> FeatureLoader {
+  public static func sqlite() -> FeatureLoader {
     .cacheable { features in
       let logger = try features.instance(of: ServerLog.self).logger
+      let path = features[DatabasePath.self]
       let database = LazyTodoDatabase {
         let database = try await TodoDatabase.open(path: path, logger: logger)
         logger.info("todo store opened", metadata: ["database": "\(path ?? ":memory:")"])

@@ -1,13 +1,15 @@
+import ArborConfiguration
+import Configuration
 import Logging
 
-/// How a TodoServer runs: where it listens, where it keeps todos, who can sign in.
+/// How a TodoServer runs: where it listens, who can sign in, and the providers its settings
+/// (``ServerPort``, ``DatabasePath``) are read from.
 public struct TodoConfiguration: Sendable {
   /// The address to listen on; `127.0.0.1` unless you say otherwise.
   public var host: String
-  /// The port to listen on.
-  public var port: Int
-  /// The SQLite database file; `nil` for a database in memory.
-  public var databasePath: String?
+  /// The providers of the tree's configured properties (the port, the database file), which the
+  /// root's registry reads: the environment, for the executables.
+  public var settings: FeaturesConfiguration
   /// Bearer tokens and the users they sign in.
   public var tokens: [String: String]
   /// How long a session may go unused before it is closed.
@@ -16,14 +18,16 @@ public struct TodoConfiguration: Sendable {
   public var maximumSessions: Int
 
   /// A configuration.
+  ///
+  /// - Parameter settings: The providers of the port and the database file; with none, port 8080
+  ///   and a database in memory.
   public init(
-    host: String = "127.0.0.1", port: Int = 8080, databasePath: String? = nil,
+    host: String = "127.0.0.1", settings: FeaturesConfiguration = FeaturesConfiguration(providers: []),
     tokens: [String: String] = ["ann-token": "ann", "bob-token": "bob"], sessionIdleTime: Duration = .seconds(900),
     maximumSessions: Int = 10_000
   ) {
     self.host = host
-    self.port = port
-    self.databasePath = databasePath
+    self.settings = settings
     self.tokens = tokens
     self.sessionIdleTime = sessionIdleTime
     self.maximumSessions = maximumSessions
@@ -41,13 +45,13 @@ public struct TodoConfiguration: Sendable {
     return logger
   }
 
-  /// The configuration from the environment: `HOST`, `PORT`, `DATABASE` (a file path; in memory
-  /// when unset), `TOKENS` (`token:user,token:user`).
+  /// The configuration from the environment: `HOST`, `TOKENS` (`token:user,token:user`), and the
+  /// settings `PORT` and `DATABASE` (a file path; in memory when unset), read through
+  /// swift-configuration's environment provider.
   public static func fromEnvironment(_ environment: [String: String]) -> TodoConfiguration {
-    var configuration = TodoConfiguration()
+    var configuration = TodoConfiguration(
+      settings: FeaturesConfiguration(provider: EnvironmentVariablesProvider(environmentVariables: environment)))
     if let host = environment["HOST"] { configuration.host = host }
-    if let port = environment["PORT"].flatMap(Int.init) { configuration.port = port }
-    configuration.databasePath = environment["DATABASE"]
     if let tokens = environment["TOKENS"] {
       configuration.tokens = Dictionary(
         tokens.split(separator: ",").compactMap { pair -> (String, String)? in

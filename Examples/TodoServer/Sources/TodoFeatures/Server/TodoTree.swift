@@ -1,4 +1,5 @@
 import Arbor
+import ArborConfiguration
 import Logging
 
 /// The server's features tree: a clock, a logger, accounts and the todo store at the root; a
@@ -14,13 +15,14 @@ import Logging
 /// - Returns: The root.
 public func todoTree(_ configuration: TodoConfiguration, logger: Logger) -> Features {
   FeaturesRoot { registry in
+    registry.configure(ServerPort.self, DatabasePath.self, from: configuration.settings)
     registry.use(WallClock.system)
     registry.use(ServerLog(logger: logger))
     registry.use(Accounts.fixed(configuration.tokens))
     // Made by start(), before the server serves; its migration opens the database and creates its
     // table, so a database that cannot open fails start-up. Closed within five seconds on shutdown.
     registry.use(
-      TodoStore.sqlite(path: configuration.databasePath), eager: true, startTimeLimit: .seconds(10),
+      TodoStore.sqlite(), eager: true, startTimeLimit: .seconds(10),
       teardownTimeLimit: .seconds(5))
     registry.beforeServing { features in
       try await features.instance(of: TodoStore.self).migrate()

@@ -36,13 +36,13 @@ enum TestedServer: String, CaseIterable, Sendable {
     let logger = entries.logger(label: "todo-server", level: .debug)
     switch self {
     case .hummingbird:
-      try await todoApplication(TodoConfiguration(databasePath: nil), logger: logger).test(.router) { client in
+      try await todoApplication(TodoConfiguration(), logger: logger).test(.router) { client in
         try await body(HummingbirdRouteClient(client: client))
       }
     case .vapor:
       try await withApp { app in
         app.logger = logger
-        configureTodoServer(app, TodoConfiguration(databasePath: nil))
+        configureTodoServer(app, TodoConfiguration())
         try await app.asyncBoot()
         try await body(VaporRouteClient(tester: try app.testing()))
       }
