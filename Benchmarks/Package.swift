@@ -24,6 +24,9 @@ let package = Package(
     .package(name: "ArborHummingbird", path: "../Integrations/ArborHummingbird"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    // The Vapor middleware curve times the Vapor integration's middleware.
+    .package(name: "ArborVapor", path: "../Integrations/ArborVapor"),
+    .package(url: "https://github.com/vapor/vapor", exact: "4.122.3"),
   ],
   targets: [
     .executableTarget(
@@ -35,6 +38,8 @@ let package = Package(
         .product(name: "ArborHummingbird", package: "ArborHummingbird"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "ArborVapor", package: "ArborVapor"),
+        .product(name: "Vapor", package: "vapor"),
         "CProcessFacts",
       ],
       path: "Sources/ArborBenchmarks"

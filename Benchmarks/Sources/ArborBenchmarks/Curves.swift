@@ -44,6 +44,7 @@ let curveCases: [(id: String, run: @Sendable (Settings) -> Curve)] = [
   ("observer", ObserverCurve.run),
   ("properties", PropertiesCurve.run),
   ("middleware", MiddlewareCurve.run),
+  ("vapor-middleware", VaporMiddlewareCurve.run),
 ]
 
 /// Runs the selected curves and prints their tables. Curves measure Arbor, so `--libraries` without
@@ -87,6 +88,21 @@ func runCurves(_ settings: Settings) {
 /// does, so that a change in the machine's load affects them alike.
 func medians(samples: Int, _ runs: [(Int) -> Double]) -> [Double] {
   timedSamples(samples: samples, runs).map(median)
+}
+
+/// Medians of nanoseconds per operation of `runs`, each of which performs the operation `operations`
+/// times in the calling task, timed `samples` times after one untimed warm-up and in turn, as
+/// ``medians(samples:_:)`` times its runs.
+func asyncMedians(samples: Int, operations: Int, _ runs: [(Int) async -> Void]) async -> [Double] {
+  var times = Array(repeating: [Double](), count: runs.count)
+  for sample in 0...samples {  // sample 0 is the warm-up
+    for (index, run) in runs.enumerated() {
+      let start = now()
+      await run(operations)
+      if sample > 0 { times[index].append(Double(now() - start) / Double(operations)) }
+    }
+  }
+  return times.map(median)
 }
 
 /// Every sample of `runs`, taken as ``medians(samples:_:)`` takes them: `[run][sample]`.

@@ -177,17 +177,9 @@ enum MiddlewareCurve {
     ]
     let check = try! await fromSession.handle(request, context: context, next: resolve)
     expect(check.status == .ok, "middleware: the handler resolved todos")
-    var times = Array(repeating: [Double](), count: runs.count)
-    for sample in 0...samples {  // sample 0 is the warm-up
-      for (index, run) in runs.enumerated() {
-        let start = now()
-        await run(requests)
-        if sample > 0 { times[index].append(Double(now() - start) / Double(requests)) }
-      }
-    }
+    let medians = await asyncMedians(samples: samples, operations: requests, runs)
     try! await sessions.close()
     try! await root.close()
-    let medians = times.map(median)
     return (medians[0], medians[1], medians[2], medians[3], medians[4], medians[5], medians[6], medians[7])
   }
 
