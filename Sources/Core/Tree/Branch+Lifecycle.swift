@@ -329,15 +329,12 @@ extension Branch {
       var failure: (any Error)?
       let start = observer != nil ? ContinuousClock.now : nil
       do {
-        if let limit = teardown.binding?.lifecycle.teardownTimeLimit {
-          // One that hangs is reported, and the close goes on.
-          guard let outcome = await TimeLimit.run(within: limit, teardown.run) else {
-            throw TeardownTimedOut(limit: limit)
-          }
-          try outcome.get()
-        } else {
-          try await teardown.run()
+        // One that passes its time limit is reported, and the close goes on.
+        let limit = teardown.binding?.lifecycle.teardownTimeLimit
+        guard let outcome = await TimeLimit.run(within: limit, teardown.run) else {
+          throw TeardownTimedOut(limit: limit ?? .zero)
         }
+        try outcome.get()
       } catch {
         failure = error
         failures.append(TeardownFailed.Failure(teardown, in: path, cause: error))

@@ -73,18 +73,12 @@ struct StartUp {
     let request: @Sendable () async throws -> Void = {
       try await Self.request(registration.feature, from: features, at: location)
     }
-    guard let limit = Self.limit(binding.lifecycle.startTimeLimit, before: deadline) else {
-      do {
-        try await request()
-        return step(failure: nil)
-      } catch {
-        return step(failure: Diagnostic(describing: error))
-      }
-    }
+    let limit = Self.limit(binding.lifecycle.startTimeLimit, before: deadline)
     switch await TimeLimit.run(within: limit, request) {
     case .success: return step(failure: nil)
     case .failure(let error): return step(failure: Diagnostic(describing: error))
     case nil:
+      let limit = limit ?? .zero  // only a limit passes
       let longer =
         binding.lifecycle.startTimeLimit == limit
         ? "give it a longer startTimeLimit" : "give the start a longer timeout"
@@ -102,19 +96,15 @@ struct StartUp {
     let began = ContinuousClock.now
     let features = features
     let run: @Sendable () async throws -> Void = { try await work.run(features) }
+    let limit = Self.limit(work.timeLimit, before: deadline)
     var failure: Diagnostic?
-    if let limit = Self.limit(work.timeLimit, before: deadline) {
-      switch await TimeLimit.run(within: limit, run) {
-      case .success: break
-      case .failure(let error): failure = Diagnostic(describing: error)
-      case nil:
-        failure = FeaturesStartFailed.timedOut(
-          "the work before serving named at \(work.site)", path: ["start()", "before serving"], limit: limit,
-          implementation: nil,
-          fix: "find what the work waits for, or give it a longer time limit")
-      }
-    } else {
-      do { try await run() } catch { failure = Diagnostic(describing: error) }
+    switch await TimeLimit.run(within: limit, run) {
+    case .success: break
+    case .failure(let error): failure = Diagnostic(describing: error)
+    case nil:
+      failure = FeaturesStartFailed.timedOut(
+        "the work before serving named at \(work.site)", path: ["start()", "before serving"], limit: limit ?? .zero,
+        implementation: nil, fix: "find what the work waits for, or give it a longer time limit")
     }
     return StartEvent.Step(name: name, feature: nil, start: began, duration: .now - began, failure: failure)
   }

@@ -6,10 +6,14 @@ import ArborDiagnostics
 /// The work runs in a task of its own (it inherits the caller's task-locals and priority, not its
 /// cancellation); past the limit it is cancelled and left to end on its own, and the caller goes on.
 enum TimeLimit {
-  /// The outcome of `work`, or `nil` when `limit` passed first.
+  /// The outcome of `work`, or `nil` when `limit` passed first; without a limit, `work` runs in the
+  /// caller's task.
   static func run<T: Sendable>(
-    within limit: Duration, _ work: @escaping @Sendable () async throws -> T
+    within limit: Duration?, _ work: @escaping @Sendable () async throws -> T
   ) async -> Result<T, any Error>? {
+    guard let limit else {
+      do { return .success(try await work()) } catch { return .failure(error) }
+    }
     let race = Race<T>()
     return await withCheckedContinuation { continuation in
       race.begin(continuation)
