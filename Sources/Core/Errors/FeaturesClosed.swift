@@ -22,6 +22,8 @@ public struct FeaturesClosed: DiagnosticError {
     case branching(any FeaturesScope.Type)
     /// The context of a scope.
     case readingContext(any FeaturesScope.Type)
+    /// A renewal of a feature's cached instance.
+    case refreshing(any Any.Type)
     /// Anything else, named: `the value of RequestTimeout`.
     case using(String)
 
@@ -30,6 +32,7 @@ public struct FeaturesClosed: DiagnosticError {
       case .resolving(let feature): "cannot resolve \(feature): its branch is closed"
       case .branching(let scope): "cannot branch \(scope.name): the branch it is made from is closed"
       case .readingContext(let scope): "cannot read the context of \(scope.name): its branch is closed"
+      case .refreshing(let feature): "cannot refresh \(feature): its branch is closed"
       case .using(let what): "cannot use \(what): its branch is closed"
       }
     }
@@ -39,6 +42,7 @@ public struct FeaturesClosed: DiagnosticError {
       case .resolving(let feature): "request \(feature)"
       case .branching(let scope): "branch \(scope.name)"
       case .readingContext(let scope): "read the context of \(scope.name)"
+      case .refreshing(let feature): "refresh \(feature)"
       case .using(let what): "use \(what)"
       }
     }

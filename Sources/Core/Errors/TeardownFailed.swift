@@ -57,11 +57,29 @@ public struct TeardownFailed: DiagnosticError {
 
   init(_ failures: [Failure], closing branch: ScopePath, at location: SourceLocation) {
     self.failures = failures
-    let count = failures.count == 1 ? "1 teardown" : "\(failures.count) teardowns"
     diagnostic = Diagnostic(
-      kind: "TeardownFailed", message: "\(count) failed while closing \(branch.rendered)", location: location,
+      kind: "TeardownFailed", message: "\(Self.count(failures)) failed while closing \(branch.rendered)",
+      location: location,
       fix: "handle the error in the teardown, or let it throw and read it here:"
         + "\nevery other teardown ran, and the branch is closed",
       causes: failures.map(\.diagnostic))
+  }
+
+  /// Teardowns that threw while a renewal (a refresh, or an instance that expired) replaced the
+  /// instances cached in `branch` and below.
+  ///
+  /// - Parameter location: Where `refresh` was called; `nil` for an instance that expired.
+  init(_ failures: [Failure], renewing branch: ScopePath, at location: SourceLocation?) {
+    self.failures = failures
+    diagnostic = Diagnostic(
+      kind: "TeardownFailed", message: "\(Self.count(failures)) failed while renewing in \(branch.rendered)",
+      location: location,
+      fix: "handle the error in the teardown, or let it throw and read it here:"
+        + "\nevery other teardown ran, and the next requests load new instances",
+      causes: failures.map(\.diagnostic))
+  }
+
+  private static func count(_ failures: [Failure]) -> String {
+    failures.count == 1 ? "1 teardown" : "\(failures.count) teardowns"
   }
 }

@@ -41,13 +41,24 @@ extension Features {
   /// loader is asynchronous.
   @inlinable @inline(never)
   func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
-    try withBranch(at: location) { try $0.resolveUnlessAsync(feature, context: context, at: location) }
+    let epoch = holdsBranch ? 0 : Self.renewalEpoch()
+    return try withBranch(at: location) {
+      guard let instance = try $0.resolveUnlessAsync(feature, context: context, at: location) else { return nil }
+      // A loader's request: what it receives is recorded for the load.
+      if !holdsBranch { $0.recordReceived(feature, context: context, epoch: epoch) }
+      return instance
+    }
   }
 
   /// Resolves through the branch of these features, running async loaders.
   @usableFromInline
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
-    try await withBranch(at: location) { try await $0.resolveAsync(feature, context: context, at: location) }
+    let epoch = holdsBranch ? 0 : Self.renewalEpoch()
+    return try await withBranch(at: location) {
+      let instance = try await $0.resolveAsync(feature, context: context, at: location)
+      if !holdsBranch { $0.recordReceived(feature, context: context, epoch: epoch) }
+      return instance
+    }
   }
 
   /// Resolves any feature that takes no context, running async loaders.

@@ -52,11 +52,23 @@ public protocol FeatureImplementation: Sendable {
   /// }
   /// ```
   static var teardown: (@Sendable (Implemented) async throws -> Void)? { get }
+
+  /// How long a cached instance serves before the first request that finds it older renews it,
+  /// as the `timeToLive:` of a cacheable loader does; `nil`, the default, for as long as its
+  /// branch lives.
+  ///
+  /// ```swift
+  /// static var timeToLive: Duration? { .seconds(3600) }
+  /// ```
+  static var timeToLive: Duration? { get }
 }
 
 extension FeatureImplementation {
   /// No teardown: what an implementation type has unless it declares one.
   public static var teardown: (@Sendable (Implemented) async throws -> Void)? { nil }
+
+  /// No time-to-live: what an implementation type has unless it declares one.
+  public static var timeToLive: Duration? { nil }
 }
 
 extension FeatureLoader {
@@ -82,7 +94,7 @@ extension FeatureLoader {
   }
 
   /// A loader for an implementation type of a cacheable feature, with its type's
-  /// ``FeatureImplementation/teardown``.
+  /// ``FeatureImplementation/teardown`` and ``FeatureImplementation/timeToLive``.
   ///
   /// ```swift
   /// registry.use(.implementation(LiveGreeter.self))
@@ -99,7 +111,8 @@ extension FeatureLoader {
     FeatureLoader(
       .cacheable, of: I.Implemented.self, implementation: .type(I.self),
       location: SourceLocation(fileID: file, line: line),
-      load: { context, features in try I(context: context, features: features).instance }, teardown: I.teardown
+      load: { context, features in try I(context: context, features: features).instance }, teardown: I.teardown,
+      timeToLive: I.timeToLive
     )
   }
 }

@@ -2,11 +2,12 @@ extension FeatureLoader {
   init<F: Feature>(
     _ lifetime: Lifetime, of feature: F.Type, implementation: ImplementationName, location: SourceLocation,
     loadAsync: @escaping @Sendable (F.Context, Features) async throws -> F,
-    teardown: (@Sendable (F) async throws -> Void)? = nil
+    teardown: (@Sendable (F) async throws -> Void)? = nil, timeToLive: Duration? = nil
   ) {
     registration = Registration(
       feature: feature, lifetime: lifetime, payload: AsyncLoader(loadAsync), isAsync: true,
-      implementation: implementation, location: location, teardown: Arbor.teardown(teardown)
+      implementation: implementation, location: location, teardown: Arbor.teardown(teardown),
+      timeToLive: timeToLive
     )
   }
 
@@ -78,16 +79,20 @@ extension FeatureLoader {
   ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
+  ///   - timeToLive: How long an instance serves before the first request that finds it older
+  ///     renews it, with the instances built from it; `nil`, the default, for as long as its
+  ///     branch lives. Ages are measured on the root's clock.
   ///   - load: Makes the instance from the features it may use.
   ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
   /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    timeToLive: Duration? = nil,
     _ load: @escaping @Sendable (_ features: Features) async throws -> F,
     teardown: (@Sendable (_ instance: F) async throws -> Void)? = nil
   ) -> FeatureLoader where F.Context == NoContext {
     cacheable(
-      implementation: implementation, file: file, line: line,
+      implementation: implementation, file: file, line: line, timeToLive: timeToLive,
       { (_: NoContext, features) async throws in try await load(features) }, teardown: teardown)
   }
 
@@ -102,17 +107,22 @@ extension FeatureLoader {
   ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
+  ///   - timeToLive: How long an instance serves before the first request that finds it older
+  ///     renews it, with the instances built from it; `nil`, the default, for as long as its
+  ///     branch lives. Ages are measured on the root's clock.
   ///   - load: Makes the instance for one context value from the features it may use.
   ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
   /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    timeToLive: Duration? = nil,
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) async throws -> F,
     teardown: (@Sendable (_ instance: F) async throws -> Void)? = nil
   ) -> FeatureLoader {
     FeatureLoader(
       .cacheable, of: F.self, implementation: .member(implementation, of: F.self),
-      location: SourceLocation(fileID: file, line: line), loadAsync: load, teardown: teardown)
+      location: SourceLocation(fileID: file, line: line), loadAsync: load, teardown: teardown,
+      timeToLive: timeToLive)
   }
 }
 

@@ -19,11 +19,12 @@ public struct FeatureLoader: Sendable {
   init<F: Feature>(
     _ lifetime: Lifetime, of feature: F.Type, implementation: ImplementationName, location: SourceLocation,
     load: @escaping @Sendable (F.Context, Features) throws -> F,
-    teardown: (@Sendable (F) async throws -> Void)? = nil
+    teardown: (@Sendable (F) async throws -> Void)? = nil, timeToLive: Duration? = nil
   ) {
     registration = Registration(
       feature: feature, lifetime: lifetime, payload: Loader(load), isAsync: false,
-      implementation: implementation, location: location, teardown: Arbor.teardown(teardown)
+      implementation: implementation, location: location, teardown: Arbor.teardown(teardown),
+      timeToLive: timeToLive
     )
   }
 
@@ -31,11 +32,12 @@ public struct FeatureLoader: Sendable {
   init<F: Feature>(
     _ lifetime: Lifetime, of feature: F.Type, implementation: ImplementationName, location: SourceLocation,
     loadWithoutContext load: @escaping @Sendable (Features) throws -> F,
-    teardown: (@Sendable (F) async throws -> Void)? = nil
+    teardown: (@Sendable (F) async throws -> Void)? = nil, timeToLive: Duration? = nil
   ) {
     registration = Registration(
       feature: feature, lifetime: lifetime, payload: Loader(withoutContext: load), isAsync: false,
-      implementation: implementation, location: location, teardown: Arbor.teardown(teardown)
+      implementation: implementation, location: location, teardown: Arbor.teardown(teardown),
+      timeToLive: timeToLive
     )
   }
 
@@ -128,17 +130,22 @@ extension FeatureLoader {
   ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
+  ///   - timeToLive: How long an instance serves before the first request that finds it older
+  ///     renews it, with the instances built from it; `nil`, the default, for as long as its
+  ///     branch lives. Ages are measured on the root's clock.
   ///   - load: Makes the instance from the features it may use.
   ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
   /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    timeToLive: Duration? = nil,
     _ load: @escaping @Sendable (_ features: Features) throws -> F,
     teardown: (@Sendable (_ instance: F) async throws -> Void)? = nil
   ) -> FeatureLoader where F.Context == NoContext {
     FeatureLoader(
       .cacheable, of: F.self, implementation: .member(implementation, of: F.self),
-      location: SourceLocation(fileID: file, line: line), loadWithoutContext: load, teardown: teardown
+      location: SourceLocation(fileID: file, line: line), loadWithoutContext: load, teardown: teardown,
+      timeToLive: timeToLive
     )
   }
 
@@ -156,17 +163,21 @@ extension FeatureLoader {
   ///   - implementation: The name diagnostics use; defaults to the enclosing function's.
   ///   - file: Where the loader is written; captured for you.
   ///   - line: Where the loader is written; captured for you.
+  ///   - timeToLive: How long an instance serves before the first request that finds it older
+  ///     renews it, with the instances built from it; `nil`, the default, for as long as its
+  ///     branch lives. Ages are measured on the root's clock.
   ///   - load: Makes the instance for one context value from the features it may use.
   ///   - teardown: Releases what an instance holds when its branch closes; `nil` for none.
   /// - Returns: A loader to register with ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``.
   public static func cacheable<F: CacheableFeature>(
     implementation: String = #function, file: StaticString = #fileID, line: UInt = #line,
+    timeToLive: Duration? = nil,
     _ load: @escaping @Sendable (_ context: F.Context, _ features: Features) throws -> F,
     teardown: (@Sendable (_ instance: F) async throws -> Void)? = nil
   ) -> FeatureLoader {
     FeatureLoader(
       .cacheable, of: F.self, implementation: .member(implementation, of: F.self),
-      location: SourceLocation(fileID: file, line: line), load: load, teardown: teardown
+      location: SourceLocation(fileID: file, line: line), load: load, teardown: teardown, timeToLive: timeToLive
     )
   }
 }

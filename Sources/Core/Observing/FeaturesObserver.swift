@@ -1,4 +1,5 @@
-/// Told of what a features tree does: every load, every branch made and closed, every teardown.
+/// Told of what a features tree does: every load, every branch made and closed, every teardown
+/// and renewal.
 ///
 /// Give one to ``FeaturesRoot(observer:file:line:_:)``; it sees the whole tree. Without one,
 /// nothing is recorded and a cached read is unchanged: a load pays one predictable branch.
@@ -25,6 +26,8 @@ public protocol FeaturesObserver: AnyObject, Sendable {
   func tornDown(_ teardown: TeardownEvent)
   /// A branch's start ended: its eager loads and before-serving work, in the order each began.
   func started(_ start: StartEvent)
+  /// A renewal ended: a refresh, or an instance that expired, and every instance renewed with it.
+  func renewed(_ renewal: RenewalEvent)
 }
 
 extension FeaturesObserver {
@@ -38,4 +41,6 @@ extension FeaturesObserver {
   public func tornDown(_ teardown: TeardownEvent) {}
   /// Does nothing.
   public func started(_ start: StartEvent) {}
+  /// Does nothing.
+  public func renewed(_ renewal: RenewalEvent) {}
 }

@@ -36,6 +36,9 @@ package struct FeatureTable: Sendable {
     @usableFromInline package let isAsync: Bool
     /// Whether each instance is recorded for a teardown when it is cached.
     @usableFromInline package let hasTeardown: Bool
+    /// Whether cached instances expire (a time-to-live): they are held where a request that finds
+    /// one expired can renew it (see ``Branch/loadHeld(_:context:entry:key:at:)``).
+    @usableFromInline package let expires: Bool
 
     /// How many branches up, from a branch of this scope, the registering branch is.
     @inlinable package var depth: Int {
@@ -69,6 +72,7 @@ package struct FeatureTable: Sendable {
       self.binding = Unmanaged.passUnretained(binding)
       isAsync = registration.isAsync
       hasTeardown = registration.teardown != nil
+      expires = registration.timeToLive != nil
     }
   }
 
@@ -91,6 +95,7 @@ package struct FeatureTable: Sendable {
     @inlinable package var payload: UnsafeRawPointer { pointer.pointee.payload }
     @inlinable package var isAsync: Bool { pointer.pointee.isAsync }
     @inlinable package var hasTeardown: Bool { pointer.pointee.hasTeardown }
+    @inlinable package var expires: Bool { pointer.pointee.expires }
     package var binding: Unmanaged<Binding> { pointer.pointee.binding }
   }
 

@@ -19,16 +19,21 @@
 /// - Parameters:
 ///   - observer: Told of every load, branch and teardown of the tree (see ``LoadProfile``);
 ///     without one, nothing is recorded.
+///   - clock: What the ages of instances with a time-to-live are measured on: a
+///     `ContinuousClock` unless you give one (a test gives a clock it advances by hand).
 ///   - file: Where the root is built; captured for you.
 ///   - line: Where the root is built; captured for you.
 ///   - define: Registers the root's features and scopes.
 /// - Returns: The features of the root branch.
 public func FeaturesRoot(
-  observer: (any FeaturesObserver)? = nil, file: StaticString = #fileID, line: UInt = #line,
+  observer: (any FeaturesObserver)? = nil, clock: any Clock<Duration> = ContinuousClock(),
+  file: StaticString = #fileID, line: UInt = #line,
   _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
 ) -> Features {
   let location = SourceLocation(fileID: file, line: line)
-  let root = Branch(root: RootDefinition.make(at: location, observer: observer, define), overrides: nil)
+  let definition = RootDefinition.make(
+    at: location, observer: observer, renewals: TreeRenewals(clock: clock), define)
+  let root = Branch(root: definition, overrides: nil)
   if observer != nil { root.reportCreated() }
   return Features(root)
 }
@@ -42,6 +47,7 @@ package enum RootDefinition {
   ///   - define: Registers the root's features and scopes.
   package static func make(
     at location: SourceLocation? = nil, observer: (any FeaturesObserver)? = nil,
+    renewals: TreeRenewals = TreeRenewals(),
     _ define: (inout FeaturesRegistry<RootFeaturesScope>) -> Void
   ) -> ScopeDefinition {
     var registry = FeaturesRegistry<RootFeaturesScope>(
@@ -49,7 +55,8 @@ package enum RootDefinition {
     define(&registry)
     var conflicts: [Diagnostic] = []
     let definition = ScopeDefinition(
-      registry.content, parentTable: nil, parentPath: [], observer: observer, reporting: &conflicts)
+      registry.content, parentTable: nil, parentPath: [], observer: observer, renewals: renewals,
+      reporting: &conflicts)
     for var conflict in conflicts {
       conflict.notes.insert(.init("root built at", location.map(\.description) ?? "unknown"), at: 0)
       IssueReporting.report(conflict, severity: .failure)
@@ -71,6 +78,6 @@ extension ScopeDefinition {
     var ignored: [Diagnostic] = []
     return ScopeDefinition(
       ScopeContent(scope: scope, location: nil), parentTable: table, parentPath: scopePath, observer: observer,
-      reporting: &ignored)
+      renewals: renewals, reporting: &ignored)
   }
 }

@@ -12,6 +12,9 @@ package final class Registration: Sendable {
   package let isAsync: Bool
   /// A cacheable's `Teardown<F>`, if it has one: run for each instance when its branch closes.
   package let teardown: (any AnyObject & Sendable)?
+  /// How long a cached instance serves before a request renews it; `nil` for as long as its branch
+  /// lives.
+  package let timeToLive: Duration?
 
   /// - Parameter lifetime: `cacheable` for every cacheable: a feature with a context makes it
   ///   ``Lifetime/cacheablePerContext``.
@@ -20,7 +23,7 @@ package final class Registration: Sendable {
   package init<F: Feature>(
     feature: F.Type, lifetime: Lifetime, payload: any AnyObject & Sendable, isAsync: Bool,
     implementation: ImplementationName,
-    location: SourceLocation, teardown: (any AnyObject & Sendable)? = nil
+    location: SourceLocation, teardown: (any AnyObject & Sendable)? = nil, timeToLive: Duration? = nil
   ) {
     self.feature = feature
     self.lifetime = Lifetime(lifetime, of: feature)
@@ -29,6 +32,7 @@ package final class Registration: Sendable {
     self.location = location
     self.isAsync = isAsync
     self.teardown = teardown
+    self.timeToLive = timeToLive
   }
 
   package var featureID: ObjectIdentifier { ObjectIdentifier(feature) }

@@ -22,6 +22,8 @@ package final class ScopeDefinition: Sendable {
   let observer: (any FeaturesObserver)?
   /// Whether ``observer`` is set: one byte for the load path to test.
   @usableFromInline let isObserved: Bool
+  /// The tree's clock and refresh turn, which every definition of the tree carries.
+  let renewals: TreeRenewals
   /// The values this scope's registry gives properties, by property key.
   package let properties: [UInt: RegistryPropertyValue]
   package let table: FeatureTable
@@ -43,9 +45,10 @@ package final class ScopeDefinition: Sendable {
   ///
   /// - Parameter reporting: Collects the conflicts of this scope and of its nested ones.
   /// - Parameter observer: The tree's observer, which every definition of the tree carries.
+  /// - Parameter renewals: The tree's clock and refresh turn, carried likewise.
   convenience init(
     _ content: ScopeContent, parentTable: FeatureTable?, parentPath: [any FeaturesScope.Type],
-    observer: (any FeaturesObserver)?, reporting: inout [Diagnostic]
+    observer: (any FeaturesObserver)?, renewals: TreeRenewals, reporting: inout [Diagnostic]
   ) {
     // One pass builds the table from the registrations as they are, unless a feature is
     // registered twice: then the first registration of each keeps its place, carrying every
@@ -61,10 +64,12 @@ package final class ScopeDefinition: Sendable {
     self.init(
       scope: content.scope, location: content.location, bindings: bindings, startWork: content.startWork,
       properties: PropertySetting.values(content.properties, in: parentPath + [content.scope]), table: table,
-      parentPath: parentPath, origin: nil, observer: observer
+      parentPath: parentPath, origin: nil, observer: observer, renewals: renewals
     ) { table, scopePath in
       content.scopes.map {
-        ScopeDefinition($0, parentTable: table, parentPath: scopePath, observer: observer, reporting: &reporting)
+        ScopeDefinition(
+          $0, parentTable: table, parentPath: scopePath, observer: observer, renewals: renewals,
+          reporting: &reporting)
       }
     }
     for binding in bindings where !binding.conflicts.isEmpty {
@@ -82,7 +87,7 @@ package final class ScopeDefinition: Sendable {
       scope: source.scope, location: source.location, bindings: source.bindings, startWork: source.startWork,
       properties: source.properties,
       table: FeatureTable(source.bindings, over: parentTable)!,  // a definition's bindings register distinct features
-      parentPath: parentPath, origin: source.origin, observer: source.observer
+      parentPath: parentPath, origin: source.origin, observer: source.observer, renewals: source.renewals
     ) { table, scopePath in
       source.children.values.map { ScopeDefinition(deriving: $0, parentTable: table, parentPath: scopePath) }
     }
@@ -94,7 +99,8 @@ package final class ScopeDefinition: Sendable {
     self.init(
       scope: source.scope, location: source.location, bindings: source.bindings, startWork: source.startWork,
       properties: source.properties,
-      table: source.table, parentPath: Array(source.scopePath.dropLast()), origin: nil, observer: nil
+      table: source.table, parentPath: Array(source.scopePath.dropLast()), origin: nil, observer: nil,
+      renewals: TreeRenewals()
     ) { _, _ in source.children.values.map { ScopeDefinition(unobserved: $0) } }
   }
 
@@ -102,13 +108,14 @@ package final class ScopeDefinition: Sendable {
     scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], startWork: [StartWork],
     properties: [UInt: RegistryPropertyValue],
     table: FeatureTable, parentPath: [any FeaturesScope.Type], origin: ObjectIdentifier?,
-    observer: (any FeaturesObserver)?,
+    observer: (any FeaturesObserver)?, renewals: TreeRenewals,
     children makeChildren: (FeatureTable, [any FeaturesScope.Type]) -> [ScopeDefinition]
   ) {
     self.scope = scope
     self.location = location
     self.observer = observer
     isObserved = observer != nil
+    self.renewals = renewals
     let scopePath = parentPath + [scope]
     self.scopePath = scopePath
     self.bindings = bindings

@@ -119,13 +119,18 @@ extension Branch {
 
   /// ``recordTeardown(_:context:entry:)`` with the entry's binding.
   func recordTeardown<F: Feature>(_ instance: F, context: F.Context?, binding: Unmanaged<Binding>) {
-    let binding = binding.takeUnretainedValue()
+    recordTeardown(Self.teardown(of: instance, context: context, binding: binding.takeUnretainedValue()))
+  }
+
+  /// What tears down `instance`, cached here for `context` by `binding`'s loader, which has a teardown.
+  static func teardown<F: Feature>(of instance: F, context: F.Context?, binding: Binding) -> PendingTeardown {
     // A registration with a teardown of `F` holds a `Teardown<F>`.
     let teardown = unsafeDowncast(binding.registration.teardown.unsafelyUnwrapped, to: Teardown<F>.self)
-    recordTeardown(
-      PendingTeardown(
-        feature: F.self, registration: binding.registration, binding: binding, context: context,
-        run: { try await teardown.run(instance) }))
+    // A cacheable's Context is Hashable.
+    let key = LoadKey(feature: ObjectIdentifier(F.self), context: context.map { ContextKey($0 as! AnyHashable) })
+    return PendingTeardown(
+      feature: F.self, registration: binding.registration, binding: binding, context: context, key: key,
+      run: { try await teardown.run(instance) })
   }
 
   /// Records an instance to tear down when this branch closes: a loaded one, or one a test
@@ -134,7 +139,7 @@ extension Branch {
     guard let teardown = registration.teardown.map({ unsafeDowncast($0, to: Teardown<F>.self) }) else { return }
     recordTeardown(
       PendingTeardown(
-        feature: F.self, registration: registration, binding: nil, context: nil,
+        feature: F.self, registration: registration, binding: nil, context: nil, key: nil,
         run: { try await teardown.run(instance) }))
   }
 
@@ -152,14 +157,22 @@ extension Branch {
   }
 
   private func recordTeardown(_ teardown: PendingTeardown) {
-    // Below a tether, the path is made now, while the branch's ancestors are certainly alive: a
-    // report of skipped teardowns, from deinit, may no longer reach them. Other branches hold their
-    // ancestors until their deinit ends.
+    makePathIfTethered()
+    state.withLock { record(teardown, in: &$0) }
+  }
+
+  /// Records `teardown` in `state`, this branch's, under its lock: call ``makePathIfTethered()``
+  /// first.
+  func record(_ teardown: PendingTeardown, in state: inout State) {
+    state.teardowns.append(teardown)
+    hasRecordedTeardowns = true
+  }
+
+  /// Below a tether, makes the path now, while the branch's ancestors are certainly alive: a report
+  /// of skipped teardowns, from deinit, may no longer reach them. Other branches hold their
+  /// ancestors until their deinit ends.
+  func makePathIfTethered() {
     if isTethered { _ = path }
-    state.withLock { state in
-      state.teardowns.append(teardown)
-      hasRecordedTeardowns = true
-    }
   }
 
   // MARK: Loads outside the table
@@ -171,7 +184,7 @@ extension Branch {
   /// - Throws: ``FeaturesClosed`` once the branch started closing.
   func beginOutsideLoad<F: Feature>(_ feature: F.Type, at location: SourceLocation) throws -> AsyncLoad<F> {
     let load = AsyncLoad<F>(step: nil, path: nil, in: self)
-    let key = AsyncLoadKey(outsideLoad: load)
+    let key = LoadKey(outsideLoad: load)
     // Under the lock a close takes to find the loads in flight.
     let isOpen = state.withLock { state in
       if isClosed { return false }
@@ -184,7 +197,7 @@ extension Branch {
 
   /// Ends a load ``beginOutsideLoad(_:at:)`` started, once it recorded its teardown.
   func endOutsideLoad<F: Feature>(_ load: AsyncLoad<F>, _ outcome: Result<F, any Error>) {
-    state.withLock { _ = $0.asyncLoads.removeValue(forKey: AsyncLoadKey(outsideLoad: load)) }
+    state.withLock { _ = $0.asyncLoads.removeValue(forKey: LoadKey(outsideLoad: load)) }
     load.finish(outcome)
   }
 
@@ -324,30 +337,36 @@ extension Branch {
       return state.teardowns
     }
     var failures: [TeardownFailed.Failure] = []
-    let observer = definition.observer
     for teardown in teardowns.reversed() {
-      var failure: (any Error)?
-      let start = observer != nil ? ContinuousClock.now : nil
-      do {
-        // One that passes its time limit is reported, and the close goes on.
-        let limit = teardown.binding?.lifecycle.teardownTimeLimit
-        guard let outcome = await TimeLimit.run(within: limit, teardown.run) else {
-          throw TeardownTimedOut(limit: limit ?? .zero)
-        }
-        try outcome.get()
-      } catch {
-        failure = error
-        failures.append(TeardownFailed.Failure(teardown, in: path, cause: error))
-      }
-      if let observer, let start {
-        observer.tornDown(
-          TeardownEvent(teardown, branchPath: path, start: start, duration: .now - start, error: failure))
-      }
-      overrides?.tornDown(
-        teardown.feature, implementation: teardown.registration.implementation, in: path, failure: failure)
+      if let failure = await run(teardown) { failures.append(failure) }
     }
-    observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
+    definition.observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
     return failures
+  }
+
+  /// Runs the teardown of an instance cached here, within its time limit, and tells the observer
+  /// and a test container's overrides.
+  ///
+  /// - Returns: Its failure, if it threw or passed its time limit (it is then left running).
+  func run(_ teardown: PendingTeardown) async -> TeardownFailed.Failure? {
+    let observer = definition.observer
+    var failure: (any Error)?
+    let start = observer != nil ? ContinuousClock.now : nil
+    do {
+      let limit = teardown.binding?.lifecycle.teardownTimeLimit
+      guard let outcome = await TimeLimit.run(within: limit, teardown.run) else {
+        throw TeardownTimedOut(limit: limit ?? .zero)
+      }
+      try outcome.get()
+    } catch {
+      failure = error
+    }
+    if let observer, let start {
+      observer.tornDown(TeardownEvent(teardown, branchPath: path, start: start, duration: .now - start, error: failure))
+    }
+    overrides?.tornDown(
+      teardown.feature, implementation: teardown.registration.implementation, in: path, failure: failure)
+    return failure.map { TeardownFailed.Failure(teardown, in: path, cause: $0) }
   }
 
   /// Waits until no load is in flight here: none can start any more, since the branch is marked
@@ -357,6 +376,11 @@ extension Branch {
     for load in asyncLoadsInFlight { await load.ended() }
   }
 
+  /// The synchronous loads in flight here, those of held instances included.
+  func loadsInFlight() -> [InFlight] {
+    unitLoadsInFlight() + (existingState?.withLock { Array($0.held.loads.values) } ?? [])
+  }
+
   /// The async loads in flight here.
   var asyncLoadsInFlight: [AsyncLoadNode] {
     existingState?.withLock { state in state.asyncLoads.values.map { $0 as! AsyncLoadNode } } ?? []
@@ -364,7 +388,7 @@ extension Branch {
 
   /// The synchronous loads in flight here, of single instances and of multitons' contexts, each
   /// waited for as a request waits, so that the load hands its outcome over when it ends.
-  private func loadsInFlight() -> [InFlight] {
+  private func unitLoadsInFlight() -> [InFlight] {
     var loads: [InFlight] = []
     forEachUnit { unit, start in
       guard unit.instance != nil else {

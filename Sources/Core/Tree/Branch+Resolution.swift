@@ -308,8 +308,10 @@ extension Branch {
       {
         return instance
       }
-      throw requiresAwait(feature, context: context, entry: entry, at: location)
+      return try loadHeld(feature, context: context, entry: entry, at: location)
     }
+    // Instances that expire are held under the lock, where a request can tell their age.
+    if entry.expires { return try loadHeld(feature, context: context, entry: entry, at: location) }
     // In this branch's own storage unless it was given out after the branch was made.
     let unit = Self.unit(entry, in: storage) ?? unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
     let unitState = UnitState(unit)
@@ -325,6 +327,8 @@ extension Branch {
         return (unit + entry.instanceOffset).assumingMemoryBound(to: F.self).pointee
       case .loading(let owner):
         try waitForLoad(feature, of: unitState, owner: owner, entry: entry, thread: thread, at: location)
+      case .relocated:
+        return try loadHeld(feature, context: context, entry: entry, at: location)
       }
     }
     // After the claim: a close that starts now finds the claim and waits for this load, and one
@@ -335,15 +339,19 @@ extension Branch {
       throw error
     }
     let instance: F
+    thread._withUnsafeGuaranteedRef { $0.beginCachingLoad() }
     do {
       instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
     } catch {
+      thread._withUnsafeGuaranteedRef { $0.abandonCachingLoad() }
       settle(unitState, loaded: false, outcome: .failure(error))
       throw error
     }
     (unit + entry.instanceOffset).initializeMemory(as: F.self, repeating: instance, count: 1)
-    // Recorded before the load ends, so that a close waiting for it finds the teardown.
+    // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
+    // renewal what the instance was built from.
     if entry.hasTeardown { recordTeardown(instance, context: nil, entry: entry) }
+    thread._withUnsafeGuaranteedRef { endCachingLoad(of: feature, on: $0) }
     settle(unitState, loaded: true, outcome: .success(self))  // waiters read the unit again
     return instance
   }
@@ -419,36 +427,45 @@ extension Branch {
   ) throws -> F {
     let multiton = multiton(feature, word: entry.unitWord)
     if let instance = multiton.cached(context) { return instance }
-    if entry.isAsync {
-      // Only the async path loads it, and claims its context under `state`: a synchronous request
-      // reads what that path published and claims nothing, so it can never clear an instance.
-      throw requiresAwait(feature, context: context, entry: entry, at: location)
-    }
-    let key = ContextKey(context as! AnyHashable)  // a cacheable's Context is Hashable
-    return try loadOnce(
+    let key = LoadKey(feature, context: context, isMultiton: true)
+    // Only the async path loads an async multiton, and claims its context under `state`: a
+    // synchronous request reads what that path cached and claims nothing, so it can never clear an
+    // instance. Instances that expire are held under the lock, where a request can tell their age.
+    if entry.isAsync || entry.expires { return try loadHeld(feature, context: context, entry: entry, key: key, at: location) }
+    var dependencies: [Dependency] = []
+    let loaded = try loadOnce(
       feature, binding: entry.binding.takeUnretainedValue(), at: location,
       claim: { thread in
-        multiton.lock.withLock { state in
+        multiton.lock.withLock { multitonState in
           if let instance = multiton.cached(context) { return .loaded(instance) }
-          if let inFlight = state.inFlight[key] { return .wait(inFlight) }
+          // A context renewed since its first instance: the branch holds its instances.
+          if multitonState.hasRetired, state.withLock({ $0.held.relocated.contains(key) }) { return .held }
+          if let inFlight = multitonState.inFlight[key.context!] { return .wait(inFlight) }
           // Under the multiton's lock, which a close takes to find the loads in flight.
           if isClosed { return .closed }
           let inFlight = InFlight(owner: thread)
-          state.inFlight[key] = inFlight
+          multitonState.inFlight[key.context!] = inFlight
           return .own(inFlight)
         }
       },
-      load: { try load(feature, context: context, entry: entry, at: location) },
+      load: {
+        let (instance, received) = try loadCaching(feature, context: context, entry: entry, at: location)
+        dependencies = received
+        return instance
+      },
       settle: { box in
-        multiton.lock.withLock { state in
-          state.inFlight[key] = nil
+        multiton.lock.withLock { multitonState in
+          multitonState.inFlight[key.context!] = nil
           guard let box else { return }
           let instance = unsafeDowncast(box, to: Box<F>.self).value
-          multiton.insert(instance, for: context, in: &state)
+          multiton.insert(instance, for: context, in: &multitonState)
           // In the same critical section: a close that finds no load in flight finds the teardown.
           if entry.hasTeardown { recordTeardown(instance, context: context, entry: entry) }
+          recordLoad(key, dependencies: dependencies)
         }
       })
+    if let loaded { return loaded }
+    return try loadHeld(feature, context: context, entry: entry, key: key, at: location)
   }
 
   enum Claim<F> {
@@ -457,18 +474,24 @@ extension Branch {
     case own(InFlight)
     /// The branch is closing: no load may start.
     case closed
+    /// The branch holds the instance under its lock: load it there (``loadHeld(_:context:entry:key:at:)``).
+    case held
   }
 
   /// Exactly once: the first request owns the load and runs it without holding a lock; the others
   /// wait for its outcome. A failure is handed to those waiting and not cached.
-  private func loadOnce<F: Feature>(
+  ///
+  /// - Returns: The instance; `nil` when the claim found it held elsewhere (``Claim/held``).
+  func loadOnce<F: Feature>(
     _ feature: F.Type, binding: Binding, at location: SourceLocation,
     claim: (LoadingThread) -> Claim<F>,
     load: () throws -> F,
     settle: (AnyObject?) -> Void
-  ) throws -> F {
+  ) throws -> F? {
     let thread = LoadingThread.current
     switch claim(thread) {
+    case .held:
+      return nil
     case .loaded(let instance):
       return instance
     case .closed:

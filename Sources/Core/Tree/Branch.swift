@@ -109,7 +109,7 @@ package final class Branch: @unchecked Sendable {
     /// The loads that other requests wait for, by their unit's state word.
     var inFlight: [UnsafeMutablePointer<Atomic<UInt>>: InFlight] = [:]
     /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
-    var asyncLoads: [AsyncLoadKey: AnyObject] = [:]
+    var asyncLoads: [LoadKey: AnyObject] = [:]
     /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
     /// the outcome (see ``Branch/isClosed``).
     /// Whether the branch's start ran, and how it ended.
@@ -117,6 +117,8 @@ package final class Branch: @unchecked Sendable {
     var lifecycle = BranchLifecycle<CheckedContinuation<[TeardownFailed.Failure], Never>, [TeardownFailed.Failure]>()
     /// The instances cached here that have a teardown, in the order they were loaded.
     var teardowns: [PendingTeardown] = []
+    /// The instances held here rather than in place, and which instances were built from which.
+    var held = HeldInstances()
   }
 
   package convenience init(
@@ -298,7 +300,7 @@ package final class Branch: @unchecked Sendable {
       let unit = layout.unit(at: index)
       let start = storage + unit.offset
       if let instance = unit.instance {
-        if UnitState(start).isLoaded { instance.destroy(start + unit.instanceOffset) }
+        if UnitState(start).holdsInstance { instance.destroy(start + unit.instanceOffset) }
       } else {
         UnitState(start).releaseMultiton()
       }

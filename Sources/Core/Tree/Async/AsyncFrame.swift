@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One feature being loaded asynchronously: a frame of a task's resolution path.
 ///
 /// Async loaders may resume on any thread, so their path cannot live on a thread's stack: each
@@ -18,6 +20,32 @@ final class AsyncFrame: @unchecked Sendable {
 
   /// The task's async path: the frames of the loads it runs inside, innermost first.
   @TaskLocal static var current: AsyncFrame?
+
+  /// ``current``, read only once some task ran an async load: until then no task has a path, and
+  /// the synchronous requests of loaders skip the task-local read.
+  static var currentIfAny: AsyncFrame? {
+    wasEverSet.load(ordering: .relaxed) ? current : nil
+  }
+
+  /// Whether some task ran an async load; only ever goes from false to true. Relaxed is enough: a
+  /// task sees a path only if it runs inside the load that set it.
+  private static let wasEverSet = Atomic<Bool>(false)
+
+  /// Call before running a load with a path (`$current.withValue`).
+  static func willSetCurrent() {
+    if !wasEverSet.load(ordering: .relaxed) { wasEverSet.store(true, ordering: .relaxed) }
+  }
+
+  /// The loads this frame runs inside, its own included.
+  var loadsOnPath: Set<ObjectIdentifier> {
+    var loads: Set<ObjectIdentifier> = []
+    var frame: AsyncFrame? = self
+    while let current = frame {
+      loads.insert(ObjectIdentifier(current.load))
+      frame = current.parent
+    }
+    return loads
+  }
 
   /// The frames from the outermost load to this one.
   var frames: [LoadStep] { (parent?.frames ?? []) + [step] }

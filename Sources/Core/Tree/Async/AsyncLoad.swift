@@ -10,6 +10,8 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
     /// The branch the load runs in, let go of when it ends: tasks the loader starts keep this load
     /// on their path, and must not keep the branch alive.
     var branch: Branch?
+    /// The cached instances the load received from its requests.
+    var dependencies: [Dependency] = []
   }
 
   private let state: Lock<State>
@@ -35,6 +37,14 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
     for waiter in waiters { waiter.resume(with: outcome) }
     for close in closes { close.resume() }
   }
+
+  override func record(_ dependency: Dependency) -> Bool {
+    state.withLock { $0.dependencies.append(dependency) }
+    return true
+  }
+
+  /// The cached instances the load received, for its branch to record when it caches the instance.
+  var dependencies: [Dependency] { state.withLock { $0.dependencies } }
 
   override func ended() async {
     await state.suspend(until: { $0.outcome != nil }, waitingIn: \.closes)

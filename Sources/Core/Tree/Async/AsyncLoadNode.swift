@@ -26,6 +26,11 @@ class AsyncLoadNode: WaitGraph.Node, @unchecked Sendable {
   /// Suspends until the load has ended, whatever its outcome (a closing branch waits so).
   func ended() async {}
 
+  /// Records that the load received `dependency` from a request it made.
+  ///
+  /// - Returns: Whether the load keeps it: a cacheable's does, the node of a disposable does not.
+  func record(_ dependency: Dependency) -> Bool { false }
+
   /// Records that `self` waits for `load` and runs `body`, unless the wait would close a loop of
   /// loads waiting for each other.
   ///

@@ -18,30 +18,8 @@ extension Branch {
       entry.isAsync
     else { return try resolve(feature, context: context, at: location) }
     switch lifetime {
-    case .cacheable:
-      let owner = ancestor(entry.depth)
-      if let instance = owner.cached(feature, entry: entry) { return instance }
-      return try await owner.loadAsyncOnce(
-        feature, context: context, entry: entry, key: AsyncLoadKey(feature: ObjectIdentifier(feature), context: nil),
-        at: location, lookup: { owner.cached(feature, entry: entry) },
-        publish: { instance in
-          if entry.hasTeardown { owner.recordTeardown(instance, context: nil, binding: entry.binding) }
-          owner.publish(Box(instance), entry: entry)
-        })
-    case .cacheablePerContext:
-      let owner = ancestor(entry.depth)
-      let multiton = owner.multiton(feature, word: entry.unitWord.unsafelyUnwrapped)
-      if let instance = multiton.cached(context) { return instance }
-      let key = ContextKey(context as! AnyHashable)  // a cacheable's Context is Hashable
-      return try await owner.loadAsyncOnce(
-        feature, context: context, entry: entry, key: AsyncLoadKey(feature: ObjectIdentifier(feature), context: key),
-        at: location, lookup: { multiton.cached(context) },
-        publish: { instance in
-          multiton.lock.withLock {
-            multiton.insert(instance, for: context, in: &$0)
-            if entry.hasTeardown { owner.recordTeardown(instance, context: context, binding: entry.binding) }
-          }
-        })
+    case .cacheable, .cacheablePerContext:
+      return try await ancestor(entry.depth).resolveCachedAsync(feature, context: context, entry: entry, at: location)
     case .disposable:
       return try await loadAsync(feature, context: context, entry: entry, frame: nil, at: location)
     case .static:  // a value, never loaded: registered as synchronous
@@ -69,6 +47,7 @@ extension Branch {
     let observation =
       definition.isObserved ? LoadObservation(feature, binding: binding, in: self, at: location) : nil
     do {
+      AsyncFrame.willSetCurrent()
       let instance = try await AsyncFrame.$current.withValue(frame) {
         let features = loaderFeatures
         // As for synchronous loaders: never the requester's current features, only these.
@@ -130,17 +109,75 @@ extension Branch {
     return nil
   }
 
+  /// Resolves a cacheable with an async loader, cached in this branch: read where it is cached, or
+  /// loaded once.
+  private func resolveCachedAsync<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
+  ) async throws -> F {
+    let isMultiton = entry.kind == .serves(.cacheablePerContext)
+    let multiton = isMultiton ? multiton(feature, word: entry.unitWord.unsafelyUnwrapped) : nil
+    if let multiton, let instance = multiton.cached(context) { return instance }
+    if !isMultiton, let instance = cached(feature, entry: entry) { return instance }
+    let key = LoadKey(feature, context: context, isMultiton: isMultiton)
+    var expired = false
+    return try await loadAsyncOnce(
+      feature, context: context, entry: entry, key: key, at: location,
+      lookup: { state in
+        if holds(key, entry: entry, in: state) {
+          return heldInstance(feature, key: key, in: &state, expired: &expired)
+        }
+        return multiton?.cached(context) ?? cached(feature, entry: entry)
+      },
+      claimed: { if expired { renewExpired(key) } },
+      publish: { instance, dependencies in
+        self.publishAsync(instance, key: key, context: context, entry: entry, multiton: multiton, dependencies: dependencies)
+      })
+  }
+
+  /// Caches what an async load of `key` loaded: held under the lock if the branch holds its
+  /// instances, otherwise in place (or in the multiton's table).
+  private func publishAsync<F: Feature>(
+    _ instance: F, key: LoadKey, context: F.Context, entry: FeatureTable.Entry, multiton: Multiton<F>?,
+    dependencies: [Dependency]
+  ) {
+    let binding = entry.binding.takeUnretainedValue()
+    makePathIfTethered()
+    let isHeld = state.withLock { state in
+      guard holds(key, entry: entry, in: state) else { return false }
+      hold(
+        instance, key: key, context: multiton == nil ? nil : context, binding: binding, dependencies: dependencies,
+        in: &state)
+      return true
+    }
+    guard !isHeld else { return }
+    if let multiton {
+      multiton.lock.withLock {
+        multiton.insert(instance, for: context, in: &$0)
+        if entry.hasTeardown { recordTeardown(instance, context: context, binding: entry.binding) }
+      }
+    } else {
+      if entry.hasTeardown { recordTeardown(instance, context: nil, binding: entry.binding) }
+      publish(Box(instance), entry: entry)
+    }
+    recordLoad(key, dependencies: dependencies)
+  }
+
   /// Exactly once, asynchronously: the first request starts the load in its own task; every
   /// request, the first included, suspends until it ends.
+  ///
+  /// - Parameters:
+  ///   - lookup: Reads the instance, under the lock, if it is cached.
+  ///   - claimed: Runs once the request claimed or joined a load.
+  ///   - publish: Caches what the load loaded, with the instances it received.
   private func loadAsyncOnce<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, key: AsyncLoadKey, at location: SourceLocation,
-    lookup: () -> F?, publish: @escaping @Sendable (F) -> Void
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, key: LoadKey, at location: SourceLocation,
+    lookup: (inout State) -> F?, claimed: () -> Void, publish: @escaping @Sendable (F, [Dependency]) -> Void
   ) async throws -> F {
     let path = try checkedPath(feature, context: context, at: location)
     let step = LoadStep(
       feature: feature, branch: ObjectIdentifier(self), context: context, location: location)
     let claim = state.withLock { state -> AsyncClaim<F> in
-      if let instance = lookup() { return .loaded(instance) }
+      if let instance = lookup(&state) { return .loaded(instance) }
       // Under the lock a close takes to find the async loads in flight.
       if isClosed { return .closed }
       if let load = state.asyncLoads[key] { return .join(unsafeDowncast(load, to: AsyncLoad<F>.self)) }
@@ -148,6 +185,7 @@ extension Branch {
       state.asyncLoads[key] = load
       return .own(load)
     }
+    claimed()
     switch claim {
     case .loaded(let instance):
       return instance
@@ -169,7 +207,7 @@ extension Branch {
         let outcome: Result<F, any Error>
         do {
           let instance = try await loadAsync(feature, context: context, entry: entry, frame: frame, at: location)
-          publish(instance)
+          publish(instance, load.dependencies)
           outcome = .success(instance)
         } catch {
           outcome = .failure(error)

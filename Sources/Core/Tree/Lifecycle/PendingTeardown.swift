@@ -6,6 +6,8 @@ struct PendingTeardown: Sendable {
   let binding: Binding?
   /// The instance's context, for a multiton.
   let context: (any Sendable)?
+  /// What the branch caches the instance under; `nil` for one a test container's `load` made.
+  let key: LoadKey?
   /// Runs the teardown with the instance.
   let run: @Sendable () async throws -> Void
 

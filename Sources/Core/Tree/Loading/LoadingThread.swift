@@ -35,6 +35,12 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   /// key. Popping a frame needs no hash, and no key owns an allocation.
   private var frameBelow: [(key: DeepKey, next: UnsafeMutablePointer<LoadFrame>?)] = []
 
+  /// The instances the cacheable loads on this path received from their requests, the innermost
+  /// load's last (see ``beginCachingLoad()``).
+  var dependencies: [Dependency] = []
+  /// Where each cacheable load on this path starts in ``dependencies``, the innermost last.
+  var cachingLoads: [Int] = []
+
   /// How deep a path is walked frame by frame; frames from this depth up are indexed.
   @usableFromInline static var shallowDepth: Int { 24 }
   /// A thread runs as long as its loads: it blocks a load it owns until that load finishes.

@@ -54,6 +54,10 @@ final class Multiton<F: Feature>: @unchecked Sendable {
     var entries: [Entry] = []
     /// Every table made, the current one last: a reader may still probe an earlier one.
     var tables: [Table]
+    /// Entries a renewal took out of the table, kept for the readers that may still probe them.
+    var retired: [Entry] = []
+    /// Whether a renewal took an entry out: its context's instances are then held by the branch.
+    var hasRetired = false
   }
 
   /// The current table, unretained (`State.tables` keeps it).
@@ -102,6 +106,26 @@ final class Multiton<F: Feature>: @unchecked Sendable {
     for existing in state.entries { Self.place(existing, in: grown) }
     state.tables.append(grown)
     table.store(UInt(bitPattern: Unmanaged.passUnretained(grown).toOpaque()), ordering: .releasing)
+  }
+
+  /// Takes the entry of `context` out of the table, if it is there, and runs `body` with whether
+  /// it was, under the lock: a renewal forgets its instance in `body`.
+  func retire<R>(_ context: ContextKey, _ body: (Bool) -> R) -> R {
+    lock.withLock { state in
+      // A cacheable's Context is Hashable.
+      guard let index = state.entries.firstIndex(where: { ($0.context as! AnyHashable) == context.value }) else {
+        return body(false)
+      }
+      state.retired.append(state.entries.remove(at: index))
+      state.hasRetired = true
+      // A table without it, published once it holds every other entry.
+      let current = state.tables[state.tables.count - 1]
+      let rebuilt = Table(capacity: current.mask + 1)
+      for existing in state.entries { Self.place(existing, in: rebuilt) }
+      state.tables.append(rebuilt)
+      table.store(UInt(bitPattern: Unmanaged.passUnretained(rebuilt).toOpaque()), ordering: .releasing)
+      return body(true)
+    }
   }
 
   private static func place(_ entry: Entry, in table: Table) {

@@ -14,6 +14,10 @@ import Synchronization
 /// its load with one exchange (``settle(loaded:)``); a waiter marks the load waited
 /// (``markWaited()``) under the branch's lock, so the owner knows to take that lock as it settles.
 ///
+/// A renewal (``Branch/forget(_:)``) turns a loaded unit into ``relocated``: its instance stays
+/// in place, never written again, for readers that may still be copying it, and the branch holds
+/// every later instance of the feature under its lock.
+///
 /// A multiton's unit holds `0` or its ``Multiton``, retained, made on first use
 /// (``multiton(_:)``).
 @usableFromInline
@@ -36,6 +40,8 @@ struct UnitState {
   @usableFromInline static var tags: UInt { 0b11 }
   /// An instance stored: no thread's address, since those are aligned to 16 bytes.
   @usableFromInline static var loaded: UInt { 0b100 }
+  /// An instance stored and renewed since: the branch holds the feature's instances elsewhere.
+  @usableFromInline static var relocated: UInt { 0b1000 }
 
   /// Whether the unit's instance is stored; an acquiring load, so that the instance may be read.
   @inlinable @inline(__always)
@@ -51,6 +57,8 @@ struct UnitState {
     /// A load of `owner` is in progress (the caller's own thread's, when the request comes from
     /// inside that load).
     case loading(owner: Unmanaged<LoadingThread>)
+    /// The instance was renewed: the branch holds the feature's instances from now on.
+    case relocated
   }
 
   /// Claims the empty unit for a load on `thread`.
@@ -62,6 +70,7 @@ struct UnitState {
     let (claimed, stored) = word[0].compareExchange(
       expected: 0, desired: claim, ordering: .sequentiallyConsistent)
     if claimed { return .claimed }
+    if stored == Self.relocated { return .relocated }
     if stored & Self.loadingTag == 0 { return .loaded }
     return .loading(owner: Self.owner(of: stored))
   }
@@ -100,6 +109,24 @@ struct UnitState {
   func settle(loaded: Bool) -> Bool {
     let previous = word[0].exchange(loaded ? Self.loaded : 0, ordering: .acquiringAndReleasing)
     return previous & Self.waitedTag != 0
+  }
+
+  /// Whether the unit's instance was renewed, so that the branch holds the feature's instances.
+  var isRelocated: Bool { word[0].load(ordering: .acquiring) == Self.relocated }
+
+  /// Whether the unit holds an instance in place, current or renewed: what the branch destroys.
+  var holdsInstance: Bool {
+    let stored = word[0].load(ordering: .acquiring)
+    return stored == Self.loaded || stored == Self.relocated
+  }
+
+  /// Turns a loaded unit into a relocated one: call under the branch's lock, which the holding of
+  /// the feature's later instances is under.
+  ///
+  /// - Returns: Whether the unit was loaded.
+  func relocate() -> Bool {
+    word[0].compareExchange(expected: Self.loaded, desired: Self.relocated, ordering: .sequentiallyConsistent)
+      .exchanged
   }
 
   /// Marks the instance stored by a load claimed some other way (an async load, claimed under the
@@ -146,7 +173,7 @@ extension UnitState {
   /// - Parameter quiescent: Whether no load can be in progress, so the word is empty or loaded.
   func violation(quiescent: Bool) -> String? {
     let stored = word[0].load(ordering: .acquiring)
-    if stored == 0 || stored == Self.loaded { return nil }
+    if stored == 0 || stored == Self.loaded || stored == Self.relocated { return nil }
     if stored & Self.loadingTag == 0 { return "holds \(stored), neither empty, loaded nor a claim" }
     if quiescent { return "is claimed by a load in progress" + (stored & Self.waitedTag != 0 ? ", waited for" : "") }
     return stored & ~Self.tags == 0 ? "is claimed by no thread" : nil

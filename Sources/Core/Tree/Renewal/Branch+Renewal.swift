@@ -1,0 +1,320 @@
+// Renewing cached instances: what a load received (recorded as it loads, never on the cached path),
+// the instances a branch holds under its lock once renewed or when they expire, and the passes that
+// forget an instance with every instance built from it.
+extension Branch {
+  // MARK: Recording what loads receive
+
+  /// Records that the cacheable load running on this thread, or in this task, received the instance
+  /// of `feature` for `context` from a request through this branch, its loader's features.
+  ///
+  /// - Parameter epoch: ``TreeRenewals/epoch`` as read before the request.
+  @usableFromInline
+  func recordReceived<F: Feature>(_ feature: F.Type, context: F.Context, epoch: UInt64) {
+    let thread = LoadingThread.current
+    let asyncLoad = thread.cachingLoads.isEmpty ? AsyncFrame.currentIfAny?.load : nil
+    guard !thread.cachingLoads.isEmpty || asyncLoad != nil,
+      let entry = table.entry(for: FeatureTable.key(feature)), case .serves(let lifetime) = entry.kind,
+      lifetime.isCached
+    else { return }
+    let owner = ancestor(entry.depth)
+    let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
+    let dependency = Dependency(instance: CachedInstance(branch: ObjectIdentifier(owner), key: key), epoch: epoch)
+    if !thread.record(dependency) { _ = asyncLoad?.record(dependency) }
+  }
+
+  /// Records that the instance just cached here under `key` was built from `dependencies`.
+  func recordLoad(_ key: LoadKey, dependencies: [Dependency]) {
+    guard !dependencies.isEmpty else { return }
+    state.withLock { $0.held.records.append(LoadRecord(key: key, dependencies: dependencies)) }
+  }
+
+  /// Ends the load of a cacheable without a context on `thread`, just cached here: records what it
+  /// received.
+  @usableFromInline
+  func endCachingLoad<F: Feature>(of feature: F.Type, on thread: LoadingThread) {
+    recordLoad(LoadKey(feature: ObjectIdentifier(feature), context: nil), dependencies: thread.endCachingLoad())
+  }
+
+  // MARK: Held instances
+
+  /// Whether the instances of `key` (an entry of this branch's scope) are held under the lock:
+  /// they expire, or were renewed since the first was cached in place. Call under the lock, with
+  /// its `state`.
+  func holds(_ key: LoadKey, entry: FeatureTable.Entry, in state: State) -> Bool {
+    if entry.expires { return true }
+    if key.context != nil { return state.held.relocated.contains(key) }
+    guard let word = entry.unitWord, let unit = unit(word: word, giveOut: false) else { return false }
+    return UnitState(unit).isRelocated
+  }
+
+  /// The instance held under `key` in `state`, unless it expired: an expired one is let go of and
+  /// `expired` set, for the caller to renew it once out of the lock (``renewExpired(_:)``).
+  func heldInstance<F: Feature>(_ feature: F.Type, key: LoadKey, in state: inout State, expired: inout Bool) -> F? {
+    switch state.held.instance(for: key, now: definition.renewals.now) {
+    case .found(let box): return unsafeDowncast(box, to: Box<F>.self).value
+    case .expired: expired = true
+    case .missing: break
+    }
+    return nil
+  }
+
+  /// Holds `instance`, just loaded under `key`, with its teardown and what it was built from. Call
+  /// under the lock, after ``makePathIfTethered()``.
+  func hold<F: Feature>(
+    _ instance: F, key: LoadKey, context: F.Context?, binding: Binding, dependencies: [Dependency],
+    in state: inout State
+  ) {
+    let now = definition.renewals.now()
+    state.held.instances[key] = HeldInstances.Held(
+      box: Box(instance), loadedAt: now, expiresAt: binding.registration.timeToLive.map { now + $0 })
+    if binding.registration.teardown != nil {
+      record(Self.teardown(of: instance, context: context, binding: binding), in: &state)
+    }
+    if !dependencies.isEmpty { state.held.records.append(LoadRecord(key: key, dependencies: dependencies)) }
+  }
+
+  /// Loads, once, or reads the instance of a cacheable this branch holds under its lock (see
+  /// ``holds(_:entry:)``); an expired one is renewed first, with its dependents.
+  ///
+  func loadHeld<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, key: LoadKey,
+    at location: SourceLocation
+  ) throws -> F {
+    var expired = false
+    defer { if expired { renewExpired(key) } }
+    let binding = entry.binding.takeUnretainedValue()
+    if entry.isAsync {
+      // Only the async path loads it: a synchronous request reads what that path holds.
+      if let instance = state.withLock({ heldInstance(feature, key: key, in: &$0, expired: &expired) }) {
+        return instance
+      }
+      throw requiresAwait(feature, context: context, entry: entry, at: location)
+    }
+    var dependencies: [Dependency] = []
+    makePathIfTethered()
+    let loaded = try loadOnce(
+      feature, binding: binding, at: location,
+      claim: { thread in
+        state.withLock { state in
+          if let instance = heldInstance(feature, key: key, in: &state, expired: &expired) {
+            return .loaded(instance)
+          }
+          if let inFlight = state.held.loads[key] { return .wait(inFlight) }
+          if isClosed { return .closed }
+          let inFlight = InFlight(owner: thread)
+          state.held.loads[key] = inFlight
+          return .own(inFlight)
+        }
+      },
+      load: {
+        let (instance, received) = try loadCaching(feature, context: context, entry: entry, at: location)
+        dependencies = received
+        return instance
+      },
+      settle: { box in
+        state.withLock { state in
+          state.held.loads[key] = nil
+          guard let box else { return }
+          let instance = unsafeDowncast(box, to: Box<F>.self).value
+          hold(
+            instance, key: key, context: key.context == nil ? nil : context, binding: binding,
+            dependencies: dependencies, in: &state)
+        }
+      })
+    // The claim above never finds the instance held elsewhere: it is held here.
+    guard let loaded else { throw FeatureUndefined(feature, in: self, at: location) }
+    return loaded
+  }
+
+  /// ``loadHeld(_:context:entry:key:at:)`` of a cacheable without a context, from the inlined load.
+  @usableFromInline
+  func loadHeld<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
+  ) throws -> F {
+    try loadHeld(
+      feature, context: context, entry: entry, key: LoadKey(feature: ObjectIdentifier(feature), context: nil),
+      at: location)
+  }
+
+  /// Runs a cacheable's loader, collecting the cached instances its requests receive.
+  func loadCaching<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
+  ) throws -> (F, [Dependency]) {
+    let thread = LoadingThread.current
+    thread.beginCachingLoad()
+    do {
+      let instance = try load(feature, context: context, entry: entry, at: location)
+      return (instance, thread.endCachingLoad())
+    } catch {
+      _ = thread.endCachingLoad()
+      throw error
+    }
+  }
+
+  // MARK: Forgetting
+
+  /// Lets go of the instance cached here under `key`, if there is one: from then on no request
+  /// receives it, and the next one loads the feature anew. Its teardown is the caller's to run.
+  ///
+  /// - Parameter isLetGo: Whether a lookup let go of the held instance already (it expired).
+  func forget(_ key: LoadKey, isLetGo: Bool = false) -> ForgottenInstance? {
+    guard let entry = table.entry(for: key.tableKey)?.pointer.pointee, entry.depth == 0,
+      case .serves(let lifetime) = entry.kind, lifetime.isCached
+    else { return nil }
+    makePathIfTethered()
+    // A multiton's instance leaves its lock-free table under the multiton's lock, which is taken
+    // before the branch's.
+    if lifetime == .cacheablePerContext, !isLetGo, let context = key.context, let word = entry.unitWord,
+      let multiton = unit(word: word, giveOut: false).flatMap({ UnitState($0).anyMultiton as? any RenewableMultiton })
+    {
+      return multiton.retire(context) { retired in
+        state.withLock { state in
+          // Out of the table, its later instances are held here.
+          if retired { state.held.relocated.insert(key) }
+          guard retired || state.held.instances.removeValue(forKey: key) != nil else { return nil }
+          return forgotten(key, binding: entry.binding.takeUnretainedValue(), in: &state)
+        }
+      }
+    }
+    return state.withLock { state in
+      var found = isLetGo || state.held.instances.removeValue(forKey: key) != nil
+      if !found, lifetime == .cacheable, let word = entry.unitWord, let unit = unit(word: word, giveOut: false) {
+        found = UnitState(unit).relocate()
+      }
+      guard found else { return nil }
+      return forgotten(key, binding: entry.binding.takeUnretainedValue(), in: &state)
+    }
+  }
+
+  /// What a renewal reports of an instance it let go of under `key`, with the teardown it takes
+  /// over from the branch's close. Call under the lock.
+  private func forgotten(_ key: LoadKey, binding: Binding, in state: inout State) -> ForgottenInstance {
+    let teardown = state.teardowns.firstIndex { $0.key == key }.map { state.teardowns.remove(at: $0) }
+    state.held.removeRecord(of: key)
+    return ForgottenInstance(
+      instance: CachedInstance(branch: ObjectIdentifier(self), key: key), branch: self,
+      registration: binding.registration, context: key.context, teardown: teardown)
+  }
+
+  // MARK: Renewing
+
+  /// Renews the instance of `feature` for `context` in the branch that caches it for this one, with
+  /// every instance built from it, as ``Features/refresh(_:context:file:line:)`` does.
+  func refresh<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws
+    -> [RenewedInstance]
+  {
+    if let overrides, overrides.replaces(feature) { return [] }
+    guard let entry = table.entry(for: FeatureTable.key(feature)) else {
+      if let overrides, overrides.resolvesPlaceholders { return [] }
+      throw FeatureUndefined(feature, in: self, at: location)
+    }
+    guard case .serves(let lifetime) = entry.kind else {
+      throw FeatureRegistrationConflict(entry.binding.takeUnretainedValue(), in: self, at: location)
+    }
+    guard lifetime.isCached else {
+      throw FeatureNotRenewable(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
+    }
+    let owner = ancestor(entry.depth)
+    let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
+    return try await definition.renewals.inTurn {
+      if isClosed { throw closed(.refreshing(feature), at: location) }
+      guard let target = owner.forget(key) else { return [] }
+      let renewal = await owner.renew(target, cause: .refresh(location))
+      if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
+      return renewal.renewed
+    }
+  }
+
+  /// Renews an expired instance held here under `key`, which a request let go of and now loads
+  /// anew: its dependents are forgotten at once, and the teardowns run in a task of their own, whose
+  /// failures are reported.
+  func renewExpired(_ key: LoadKey) {
+    guard let target = forget(key, isLetGo: true) else { return }
+    var renewal = Renewal(target)
+    let subtree = openSubtree()
+    renewal.forgetDependents(in: subtree.branches)
+    Task {
+      let ended = await renew(renewal, subtree: subtree, cause: .expired)
+      guard !ended.failures.isEmpty else { return }
+      IssueReporting.report(
+        Diagnostic(describing: TeardownFailed(ended.failures, renewing: path, at: nil)), severity: .failure)
+    }
+  }
+
+  /// Renews `target`, just forgotten here: every instance built from it, in this branch or below,
+  /// directly or not, is forgotten too, then each is torn down, dependents first.
+  func renew(_ target: ForgottenInstance, cause: RenewalEvent.Cause) async -> Renewal.Ended {
+    await renew(Renewal(target), subtree: openSubtree(), cause: cause)
+  }
+
+  /// Ends `renewal`: forgets the dependents it has not found yet (loads in flight may still record
+  /// some), then tears down what it forgot, dependents first.
+  private func renew(_ renewal: Renewal, subtree: Subtree, cause: RenewalEvent.Cause) async -> Renewal.Ended {
+    var renewal = renewal
+    let start = ContinuousClock.now
+    // A load in flight may have received an instance the renewal forgot: once it ends, its record
+    // says so. Loads of this task's own path are not waited for: they wait for this renewal.
+    let ownLoads = AsyncFrame.currentIfAny?.loadsOnPath ?? []
+    repeat {
+      for branch in subtree.branches {
+        for load in branch.loadsInFlight() { await load.ended() }
+        for load in branch.asyncLoadsInFlight where !ownLoads.contains(ObjectIdentifier(load)) { await load.ended() }
+      }
+    } while renewal.forgetDependents(in: subtree.branches)
+    var failures: [TeardownFailed.Failure] = []
+    for forgotten in renewal.forgotten.reversed() {
+      guard let teardown = forgotten.teardown else { continue }
+      if let failure = await forgotten.branch.run(teardown) { failures.append(failure) }
+    }
+    let renewed = renewal.forgotten.reversed().map(RenewedInstance.init)
+    definition.observer?.renewed(
+      RenewalEvent(cause: cause, renewed: renewed, start: start, duration: .now - start, failures: failures.count))
+    return Renewal.Ended(renewed: renewed, failures: failures)
+  }
+
+  /// This branch and its open descendants, parents first, each held until the subtree is released.
+  func openSubtree() -> Subtree {
+    var branches: [Branch] = [self]
+    var holds: [Branch] = []
+    var index = 0
+    while index < branches.count {
+      let branch = branches[index]
+      index += 1
+      var children: [Branch] = []
+      branch.anchor._withUnsafeGuaranteedRef { anchor in
+        guard anchor.hasChildren else { return }
+        anchor.withChildren {
+          var next = anchor.newestChild
+          while let child = next {
+            next = child._withUnsafeGuaranteedRef { child in
+              // A closing branch tears its instances down itself.
+              if !child.isClosed, let held = child.anchor._withUnsafeGuaranteedRef({ $0.holdIfAlive() }) {
+                children.append(held)
+              }
+              return child.olderSibling
+            }
+          }
+        }
+      }
+      holds += children
+      branches += children
+    }
+    return Subtree(branches: branches, holds: holds)
+  }
+
+  /// A branch and its open descendants, parents first, held while a renewal runs through them.
+  final class Subtree: @unchecked Sendable {
+    // Sendable: immutable.
+    let branches: [Branch]
+    private let holds: [Branch]
+
+    init(branches: [Branch], holds: [Branch]) {
+      self.branches = branches
+      self.holds = holds
+    }
+
+    deinit {
+      for branch in holds { branch.anchor._withUnsafeGuaranteedRef { $0.release() } }
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/// An instance a cacheable's load received from a request it made: renewing that instance renews
+/// the load's too.
+struct Dependency: Hashable, Sendable {
+  /// The instance: the branch that caches it, and its key there.
+  let instance: CachedInstance
+  /// The renewal epoch (``TreeRenewals/epoch``) read before the request: a renewal pass that ended
+  /// after it may have forgotten the instance the request received.
+  let epoch: UInt64
+}
+
+/// Where a cached instance is: the branch that caches it, and its key there.
+struct CachedInstance: Hashable, Sendable {
+  let branch: ObjectIdentifier
+  let key: LoadKey
+}
+
+/// A cached instance whose load received others: what a renewal of one of those looks for.
+struct LoadRecord: Sendable {
+  let key: LoadKey
+  let dependencies: [Dependency]
+}

@@ -1,0 +1,53 @@
+/// One renewal: the instances it forgot, in the order it forgot them (each after what it was built
+/// from), and the epoch of the pass that forgot each.
+struct Renewal {
+  private(set) var forgotten: [ForgottenInstance]
+  /// When each forgotten instance was forgotten: the epoch its pass ended at, or `.max` while the
+  /// pass runs (any request may then have received it).
+  private var epochs: [CachedInstance: UInt64]
+
+  init(_ target: ForgottenInstance) {
+    forgotten = [target]
+    epochs = [target.instance: .max]
+    endPass()
+  }
+
+  /// Whether a load that received `dependency` may have received an instance this renewal forgot.
+  private func isStale(_ dependency: Dependency) -> Bool {
+    guard let forgottenAt = epochs[dependency.instance] else { return false }
+    return dependency.epoch < forgottenAt
+  }
+
+  /// Forgets, in `branches` (parents first), every cached instance whose load received one this
+  /// renewal forgot, directly or through others: one pass.
+  ///
+  /// - Returns: Whether it forgot any.
+  @discardableResult
+  mutating func forgetDependents(in branches: [Branch]) -> Bool {
+    let count = forgotten.count
+    for branch in branches {
+      // In the order they were cached: an instance comes after those it was built from.
+      let records = branch.existingState?.withLock { $0.held.records } ?? []
+      for record in records where record.dependencies.contains(where: isStale) {
+        guard let instance = branch.forget(record.key) else { continue }
+        forgotten.append(instance)
+        epochs[instance.instance] = .max
+      }
+    }
+    guard forgotten.count > count else { return false }
+    endPass()
+    return true
+  }
+
+  /// Ends the pass that forgot the instances still marked `.max`.
+  private mutating func endPass() {
+    let epoch = TreeRenewals.endPass()
+    for (instance, forgottenAt) in epochs where forgottenAt == .max { epochs[instance] = epoch }
+  }
+
+  /// How a renewal ended: what it renewed, dependents first, and the teardowns that failed.
+  struct Ended {
+    let renewed: [RenewedInstance]
+    let failures: [TeardownFailed.Failure]
+  }
+}
