@@ -81,13 +81,12 @@ extension Branch {
     at location: SourceLocation
   ) throws -> F {
     var expired = false
-    defer { if expired { renewExpired(key) } }
     let binding = entry.binding.takeUnretainedValue()
     if entry.isAsync {
       // Only the async path loads it: a synchronous request reads what that path holds.
-      if let instance = state.withLock({ heldInstance(feature, key: key, in: &$0, expired: &expired) }) {
-        return instance
-      }
+      let instance = state.withLock { heldInstance(feature, key: key, in: &$0, expired: &expired) }
+      if expired { renewExpired(key) }
+      if let instance { return instance }
       throw requiresAwait(feature, context: context, entry: entry, at: location)
     }
     var dependencies: [Dependency] = []
@@ -107,6 +106,8 @@ extension Branch {
         }
       },
       load: {
+        // The claim let an expired instance go: its dependents go now, before the new one loads.
+        if expired { renewExpired(key) }
         let (instance, received) = try loadCaching(feature, context: context, entry: entry, at: location)
         dependencies = received
         return instance

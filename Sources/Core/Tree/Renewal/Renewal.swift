@@ -21,22 +21,28 @@ struct Renewal {
   /// Forgets, in `branches` (parents first), every cached instance whose load received one this
   /// renewal forgot, directly or through others: one pass.
   ///
-  /// - Returns: Whether it forgot any.
+  /// - Returns: Whether another pass is needed, after the loads in flight end: this one forgot
+  ///   instances, or found one whose load is still caching it.
   @discardableResult
   mutating func forgetDependents(in branches: [Branch]) -> Bool {
     let count = forgotten.count
-    for branch in branches {
+    var isCaching = false
+    // A closing branch tears its own instances down.
+    for branch in branches where !branch.isClosed {
       // In the order they were cached: an instance comes after those it was built from.
       let records = branch.existingState?.withLock { $0.held.records } ?? []
       for record in records where record.dependencies.contains(where: isStale) {
-        guard let instance = branch.forget(record.key) else { continue }
+        // A load records what it received just before it publishes the instance.
+        guard let instance = branch.forget(record.key) else {
+          isCaching = true
+          continue
+        }
         forgotten.append(instance)
         epochs[instance.instance] = .max
       }
     }
-    guard forgotten.count > count else { return false }
-    endPass()
-    return true
+    if forgotten.count > count { endPass() }
+    return forgotten.count > count || isCaching
   }
 
   /// Ends the pass that forgot the instances still marked `.max`.
