@@ -23,7 +23,9 @@ import Testing
           counter.append(1)
           log.append("up token \(counter.all.count)")
           return Token(value: counter.all.count)
-        } teardown: { token in log.append("down token \(token.value)") })
+        } teardown: { token in
+          log.append("down token \(token.value)")
+        })
       registry.use(resource(log, { Cache(name: "cache") }, named: "cache"))
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
@@ -31,7 +33,9 @@ import Testing
             let token = try features.instance(of: Token.self)
             log.append("up client \(token.value)")
             return Client(token: token.value)
-          } teardown: { client in log.append("down client \(client.token)") })
+          } teardown: { client in
+            log.append("down client \(client.token)")
+          })
       }
     }
   }
@@ -43,10 +47,11 @@ import Testing
     #expect(try synchronously { try session.instance(of: Client.self).token } == 1)
     _ = try synchronously { try root.instance(of: Cache.self) }
     let renewed = try await root.refresh(Token.self)
-    #expect(renewed.map(\.description) == [
-      #"Client (Client.live()) in Root › SessionScope(Session(user: "ann"))"#,
-      "Token (Token.live()) in Root",
-    ])
+    #expect(
+      renewed.map(\.description) == [
+        #"Client (Client.live()) in Root › SessionScope(Session(user: "ann"))"#,
+        "Token (Token.live()) in Root",
+      ])
     #expect(log.all == ["up token 1", "up client 1", "up cache", "down client 1", "down token 1"])
     #expect(try synchronously { try session.instance(of: Client.self).token } == 2)
     #expect(try synchronously { try root.instance(of: Token.self).value } == 2)

@@ -220,24 +220,26 @@ public struct Features: @unchecked Sendable {
     }
     // A loader's features: the thread's state answers whether the branch is borrowed, and then
     // serves the load, if the request is one. What the request receives is recorded for the load
-    // (see ``Branch/recordReceived(_:context:epoch:)``).
+    // (see ``Branch/recordReceived(_:context:epoch:thread:)``).
     let thread = LoadingThread.currentReference
     let epoch = Self.renewalEpoch()
     if let anchor, thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
       return try anchor._withUnsafeGuaranteedRef { $0.reference.unsafelyUnwrapped }._withUnsafeGuaranteedRef {
         let instance = try $0.resolve(feature, context: context, at: location, thread: thread)
-        $0.recordReceived(feature, context: context, epoch: epoch)
+        $0.recordReceived(feature, context: context, epoch: epoch, thread: thread.takeUnretainedValue())
         return instance
       }
     }
     return try withHeldBranch(at: location) {
       let instance = try $0.resolve(feature, context: context, at: location)
-      if !holdsBranch { $0.recordReceived(feature, context: context, epoch: epoch) }
+      if !holdsBranch {
+        $0.recordReceived(feature, context: context, epoch: epoch, thread: thread.takeUnretainedValue())
+      }
       return instance
     }
   }
 
-  /// The renewal epoch, read before a loader's request (see ``Branch/recordReceived(_:context:epoch:)``).
+  /// The renewal epoch, read before a loader's request (see ``Branch/recordReceived(_:context:epoch:thread:)``).
   @usableFromInline
   static func renewalEpoch() -> UInt64 {
     TreeRenewals.epoch

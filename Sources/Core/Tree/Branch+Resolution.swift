@@ -431,7 +431,9 @@ extension Branch {
     // Only the async path loads an async multiton, and claims its context under `state`: a
     // synchronous request reads what that path cached and claims nothing, so it can never clear an
     // instance. Instances that expire are held under the lock, where a request can tell their age.
-    if entry.isAsync || entry.expires { return try loadHeld(feature, context: context, entry: entry, key: key, at: location) }
+    if entry.isAsync || entry.expires {
+      return try loadHeld(feature, context: context, entry: entry, key: key, at: location)
+    }
     var dependencies: [Dependency] = []
     let loaded = try loadOnce(
       feature, binding: entry.binding.takeUnretainedValue(), at: location,

@@ -130,7 +130,8 @@ extension Branch {
       },
       claimed: { if expired { renewExpired(key) } },
       publish: { instance, dependencies in
-        self.publishAsync(instance, key: key, context: context, entry: entry, multiton: multiton, dependencies: dependencies)
+        self.publishAsync(
+          instance, key: key, context: context, entry: entry, multiton: multiton, dependencies: dependencies)
       })
   }
 

@@ -7,10 +7,13 @@ extension Branch {
   /// Records that the cacheable load running on this thread, or in this task, received the instance
   /// of `feature` for `context` from a request through this branch, its loader's features.
   ///
-  /// - Parameter epoch: ``TreeRenewals/epoch`` as read before the request.
+  /// - Parameters:
+  ///   - epoch: ``TreeRenewals/epoch`` as read before the request.
+  ///   - thread: This thread's loading state, when the caller has it at hand.
   @usableFromInline
-  func recordReceived<F: Feature>(_ feature: F.Type, context: F.Context, epoch: UInt64) {
-    let thread = LoadingThread.current
+  func recordReceived<F: Feature>(
+    _ feature: F.Type, context: F.Context, epoch: UInt64, thread: LoadingThread = .current
+  ) {
     let asyncLoad = thread.cachingLoads.isEmpty ? AsyncFrame.currentIfAny?.load : nil
     guard !thread.cachingLoads.isEmpty || asyncLoad != nil,
       let entry = table.entry(for: FeatureTable.key(feature)), case .serves(let lifetime) = entry.kind,
