@@ -12,8 +12,9 @@ extension Branch {
   ///   - thread: This thread's loading state, when the caller has it at hand.
   @usableFromInline
   func recordReceived<F: Feature>(
-    _ feature: F.Type, context: F.Context, epoch: UInt64, thread: LoadingThread = .current
+    _ feature: F.Type, context: F.Context, epoch: UInt64, thread: LoadingThread? = nil
   ) {
+    let thread = thread ?? .current
     let asyncLoad = thread.cachingLoads.isEmpty ? AsyncFrame.currentIfAny?.load : nil
     guard !thread.cachingLoads.isEmpty || asyncLoad != nil,
       let entry = table.entry(for: FeatureTable.key(feature)), case .serves(let lifetime) = entry.kind,
