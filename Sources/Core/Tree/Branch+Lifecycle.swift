@@ -364,7 +364,7 @@ extension Branch {
 
   /// The synchronous loads in flight here, of single instances and of multitons' contexts, each
   /// waited for as a request waits, so that the load hands its outcome over when it ends.
-  private func loadsInFlight() -> [InFlight] {
+  func loadsInFlight() -> [InFlight] {
     var loads: [InFlight] = []
     forEachUnit { unit, start in
       guard unit.instance != nil else {

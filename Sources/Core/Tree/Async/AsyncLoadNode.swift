@@ -26,6 +26,10 @@ class AsyncLoadNode: WaitGraph.Node, @unchecked Sendable {
   /// Suspends until the load has ended, whatever its outcome (a closing branch waits so).
   func ended() async {}
 
+  /// The requests and the closes suspended until the load ends: read by ``Branch/waits``, a test
+  /// hook.
+  var waits: (requests: Int, closes: Int) { (0, 0) }
+
   /// Records that `self` waits for `load` and runs `body`, unless the wait would close a loop of
   /// loads waiting for each other.
   ///
