@@ -18,12 +18,17 @@ let package = Package(
     // the tests import.
     .target(name: "ArborDemoFeatures", dependencies: ["Arbor"], path: "Sources/DemoFeatures"),
     .executableTarget(name: "ArborDemo", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Sources/Demo"),
-    .testTarget(name: "ArborTests", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Tests/ArborTests"),
+    // What the test targets wait with: conditions, each bounded by a timeout.
+    .target(name: "ArborTestSupport", path: "Tests/ArborTestSupport"),
     .testTarget(
-      name: "ArborDiagnosticsTests", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Tests/ArborDiagnosticsTests"),
+      name: "ArborTests", dependencies: ["Arbor", "ArborDemoFeatures", "ArborTestSupport"], path: "Tests/ArborTests"),
+    .testTarget(
+      name: "ArborDiagnosticsTests", dependencies: ["Arbor", "ArborDemoFeatures", "ArborTestSupport"],
+      path: "Tests/ArborDiagnosticsTests"),
     .testTarget(name: "ArborDocsTests", dependencies: ["Arbor"], path: "Tests/ArborDocsTests"),
     .testTarget(
-      name: "ArborTestingTests", dependencies: ["ArborTesting", "ArborDemoFeatures"], path: "Tests/ArborTestingTests"),
+      name: "ArborTestingTests", dependencies: ["ArborTesting", "ArborDemoFeatures", "ArborTestSupport"],
+      path: "Tests/ArborTestingTests"),
     // The getting-started tutorial's app and its tests (Sources/Core/Arbor.docc/Tutorials).
     .testTarget(name: "ArborTutorialTests", dependencies: ["ArborTesting"], path: "Tests/ArborTutorialTests"),
   ],

@@ -1,4 +1,5 @@
 import ArborDemoFeatures
+import ArborTestSupport
 import ArborTesting
 import Synchronization
 import Testing
@@ -26,10 +27,7 @@ import Testing
       do { try await body() } catch { failure.withLock { $0 = error } }
       ended.store(true, ordering: .releasing)
     }
-    for _ in 0..<Int(seconds * 1_000) where !ended.load(ordering: .acquiring) {
-      try? await Task.sleep(for: .milliseconds(1))
-    }
-    guard ended.load(ordering: .acquiring) else { return false }
+    guard await eventually(seconds: seconds, { ended.load(ordering: .acquiring) }) else { return false }
     if let error = failure.withLock({ $0 }) { Issue.record(error) }
     return true
   }
@@ -97,23 +95,21 @@ import Testing
   @Test func aLoaderClosingItsContainerWhileItClosesEnds() async throws {
     let closed = Lines()
     let features = TestFeatures()
-    let started = Atomic<Bool>(false)
-    let closing = Atomic<Bool>(false)
+    let started = TestContainerCloseInFlightTests.Signal()
+    let closing = TestContainerCloseInFlightTests.Signal()
     let loader = FeatureLoader.cacheable(implementation: "closing()") { (features: Features) async throws in
-      started.store(true, ordering: .releasing)
-      for _ in 0..<30_000 where !closing.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(1)) }
+      started.raise()
+      _ = await closing.wait()
       try await features.close()
       return Store(name: "closing")
     } teardown: { store in
       closed.append("closed \(store.name)")
     }
     let load = Task { () async throws -> Store in try await features.load(loader) }
-    for _ in 0..<30_000 where !started.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(1)) }
+    #expect(await started.wait())
     let close = Task { try await features.close() }
-    for _ in 0..<30_000 where features.which(Store.self).diagnostic?.kind != "FeaturesClosed" {
-      try? await Task.sleep(for: .milliseconds(1))
-    }
-    closing.store(true, ordering: .releasing)
+    #expect(await eventually { features.waits.closesForLoads == 1 })  // the close waits for the load
+    closing.raise()
     #expect(await ends { _ = try await load.value })
     #expect(await ends { try await close.value })
     #expect(closed.all == ["closed closing"])

@@ -1,4 +1,5 @@
 import ArborDemoFeatures
+import ArborTestSupport
 import ArborTesting
 import Synchronization
 import Testing
@@ -20,14 +21,7 @@ import Testing
     private let raised = Atomic<Bool>(false)
     func raise() { raised.store(true, ordering: .releasing) }
     var isRaised: Bool { raised.load(ordering: .acquiring) }
-    /// Counted in short sleeps, so that a busy machine's stalls do not count against it.
-    func wait(seconds: Double = 30, until condition: @Sendable () -> Bool = { false }) async -> Bool {
-      for _ in 0..<Int(seconds * 1_000) {
-        if isRaised || condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-      }
-      return isRaised || condition()
-    }
+    func wait(seconds: Double = 30) async -> Bool { await eventually(seconds: seconds) { isRaised } }
   }
 
   @Test func aLoadInFlightWhenTheContainerClosesIsWaitedForAndTornDown() async throws {
@@ -45,8 +39,8 @@ import Testing
     let load = Task { () async throws -> Store in try await features.load(loader) }
     #expect(await started.wait())
     let close = Task { try await features.close() }
-    // The close has started once the container refuses requests.
-    #expect(await Signal().wait { features.which(Store.self).diagnostic?.kind == "FeaturesClosed" })
+    #expect(await eventually { features.waits.closesForLoads == 1 })  // the close waits for the load
+    #expect(closed.all == [])
     release.raise()
     _ = try? await load.value
     try await close.value

@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -473,12 +474,12 @@ func settled(_ probe: Probe) -> Int {
       release.raise()
       #expect(try await load.value == 12)
       // The load's holds are released with its task; the session goes then.
-      for _ in 0..<12_000 where probe.live > 1 { try await Task.sleep(for: .milliseconds(5)) }
+      _ = await eventually { probe.live <= 1 }
       await #expect(throws: FeaturesReleased.self) { try await request.instance(of: AtkAsync.self) }
       #expect(throws: FeaturesReleased.self) { try synchronously { try request.instance(of: AtkAsync.self) } }
       #expect(probe.live == 1)  // the async instance, cached in the request branch the test keeps
     }
-    for _ in 0..<12_000 where probe.live > 0 { try await Task.sleep(for: .milliseconds(5)) }
+    _ = await eventually { probe.live == 0 }
     #expect(probe.live == 0, "made \(probe.madeCount), freed \(probe.freedCount)")
   }
 
@@ -686,7 +687,9 @@ func settled(_ probe: Probe) -> Int {
       }
       let unexpected = Collected<String>()
       let done = Flag()
+      let syncThreadsEnded = Flag()
       let syncThreads = Thread {
+        defer { syncThreadsEnded.raise() }
         onThreads(3) { index in
           while !done.isRaised {
             do {
@@ -718,7 +721,7 @@ func settled(_ probe: Probe) -> Int {
       }
       #expect(try synchronously { try early.instance(of: AtkAsync.self) }.serial == 1)
       done.raise()
-      while !syncThreads.isFinished { try await Task.sleep(for: .milliseconds(2)) }
+      #expect(await syncThreadsEnded.suspendUntilRaised())
       #expect(unexpected.all.isEmpty, "\(unexpected.all.prefix(3))")
       #expect(loads.all.values.allSatisfy { $0 == 1 }, "\(loads.all)")
     }

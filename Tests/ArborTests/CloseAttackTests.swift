@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Synchronization
 import Testing
 
@@ -15,6 +16,8 @@ import Testing
     let log = Collected<String>()
     let sessionTeardownStarted = Flag()
     let rootClosed = Flag()
+    let sessionLater = Later<Features>()
+    defer { sessionLater.clear() }  // the tree's teardowns reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
       registry.use(resource(log, { Pool(name: "root") }, named: "root pool"))
       registry.defineScope(SessionScope.self) { registry in
@@ -23,15 +26,15 @@ import Testing
             Cache(name: "session")
           } teardown: { _ in
             sessionTeardownStarted.raise()
-            // The root's close cannot end before this teardown does: if it does, within this
-            // window, it did not wait. The window only lets a wrong close show itself.
-            let sawRootClosed = await rootClosed.suspendUntilRaised(seconds: 1)
-            log.append("down session cache\(sawRootClosed ? " after the root closed" : "")")
+            // Until the root's close waits for this one, or, had it not waited, ended.
+            _ = await eventually { rootClosed.isRaised || sessionLater.get.waits.closesForTheClose == 1 }
+            log.append("down session cache\(rootClosed.isRaised ? " after the root closed" : "")")
           })
       }
     }
     _ = try await root.instance(of: Pool.self)
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    sessionLater.set(session)
     _ = try await session.instance(of: Cache.self)
     let sessionClose = Task { try await session.close() }
     #expect(await sessionTeardownStarted.suspendUntilRaised())
@@ -49,7 +52,11 @@ import Testing
   @Test func aSessionTeardownClosingTheRootWhileTheRootClosesEnds() async throws {
     let log = Collected<String>()
     let rootLater = Later<Features>()
-    defer { rootLater.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
+    let sessionLater = Later<Features>()
+    defer {  // the tree's loaders reach them: let go, or they keep the tree
+      rootLater.clear()
+      sessionLater.clear()
+    }
     let teardownStarted = Flag()
     let root = FeaturesRoot { registry in
       registry.use(resource(log, { Pool(name: "root") }, named: "root pool"))
@@ -59,8 +66,8 @@ import Testing
             Closer(close: { try await rootLater.get.close() })
           } teardown: { closer in
             teardownStarted.raise()
-            // Until the root's close has started, and reached this session.
-            for _ in 0..<30_000 where !closeHasStarted(rootLater.get) { try? await Task.sleep(for: .milliseconds(1)) }
+            // Until the root's close has reached this session, and waits for this close.
+            #expect(await eventually { sessionLater.get.waits.closesForTheClose == 1 })
             try await closer.close()
             log.append("session closed the root")
           })
@@ -69,6 +76,7 @@ import Testing
     rootLater.set(root)
     _ = try await root.instance(of: Pool.self)
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    sessionLater.set(session)
     _ = try await session.instance(of: Closer.self)
     let sessionClose = Task { try await session.close() }
     #expect(await teardownStarted.suspendUntilRaised())
@@ -101,7 +109,7 @@ import Testing
     let request = Task { try await session.instance(of: Cache.self) }
     #expect(await loaderStarted.suspendUntilRaised())
     let rootClose = Task { try await root.close() }
-    for _ in 0..<30_000 where !closeHasStarted(session) { try? await Task.sleep(for: .milliseconds(1)) }
+    #expect(await eventually { session.waits.closesForLoads == 1 })  // the root's close waits for the load
     rootClosing.raise()
     #expect(await ends { try await rootClose.value })
     #expect(await ends { _ = try await request.value })
@@ -561,11 +569,6 @@ final class ClosedOrder: FeaturesObserver {
   let order: Collected<String>
   init(_ order: Collected<String>) { self.order = order }
   func branchClosed(_ branch: BranchEvent) { order.append(branch.scope.last?.name ?? "?") }
-}
-
-/// Whether `features` answers `FeaturesClosed`: its close (or an ancestor's) has started.
-private func closeHasStarted(_ features: Features) -> Bool {
-  features.which(Pool.self).diagnostic?.kind == "FeaturesClosed"
 }
 
 /// An async cacheable loader of `make`'s feature that counts its loads and its teardowns.

@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Testing
 
 /// `close()` tears down each cached instance of the branch exactly once, newest first, after
@@ -262,7 +263,8 @@ import Testing
           }
         }
       }
-      try? await Task.sleep(for: .milliseconds(50))
+      // Until the three closes that did not start first wait for the one that did.
+      #expect(await eventually { root.waits.closesForTheClose == 3 })
       release.raise()
       return await group.reduce(into: []) { $0.append($1) }
     }

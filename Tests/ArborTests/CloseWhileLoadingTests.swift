@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Foundation
 import Testing
 
@@ -26,12 +27,11 @@ import Testing
     loader.start()
     #expect(await started.suspendUntilRaised())
     async let closed: Void = root.close()
-    try await Task.sleep(for: .milliseconds(50))
-    #expect(log.all == [])  // the close waits
+    #expect(await eventually { root.waits.closesForLoads == 1 })  // the close waits for the load in flight
     release.raise()
     try await closed
     #expect(log.all == ["up pool", "down pool"])
-    #expect(await Flag.until { loaded.all == ["slow"] })  // the load in flight finished for its requester
+    #expect(await eventually { loaded.all == ["slow"] })  // the load in flight finished for its requester
   }
 
   @Test func closeWaitsForAMultitonLoadInFlight() async throws {
@@ -53,7 +53,7 @@ import Testing
     loader.start()
     #expect(await started.suspendUntilRaised())
     async let closed: Void = root.close()
-    try await Task.sleep(for: .milliseconds(50))
+    #expect(await eventually { root.waits.closesForLoads == 1 })  // the close waits for the load in flight
     release.raise()
     try await closed
     #expect(log.all == ["up connection 4", "down connection 4"])
@@ -77,8 +77,7 @@ import Testing
     async let requested = root.instance(of: Pool.self)
     #expect(await started.suspendUntilRaised())
     async let closed: Void = root.close()
-    try await Task.sleep(for: .milliseconds(50))
-    #expect(log.all == [])
+    #expect(await eventually { root.waits.closesForLoads == 1 })  // the close waits for the load in flight
     release.raise()
     try await closed
     #expect(log.all == ["up pool", "down pool"])
@@ -102,7 +101,7 @@ import Testing
     let requested = Task { try await root.instance(of: Pool.self) }
     #expect(await started.suspendUntilRaised())
     async let closed: Void = root.close()
-    try await Task.sleep(for: .milliseconds(20))
+    #expect(await eventually { root.waits.closesForLoads == 1 })  // the close waits for the load in flight
     release.raise()
     try await closed
     await #expect(throws: FeatureLoadingFailed.self) { try await requested.value }
@@ -172,23 +171,9 @@ import Testing
       try await session.close()
       await branching
       // A branch made before the close is closed with it; none can be made after.
-      try await Task.sleep(for: .milliseconds(1))
       for task in made.all {
         #expect(throws: FeaturesClosed.self) { try synchronously { try task.context(for: TaskScope.self) } }
       }
     }
-  }
-}
-
-extension Flag {
-  /// Suspends until `condition` holds; `false` after `seconds`.
-  static func until(seconds: Double = 60, _ condition: @Sendable () -> Bool) async -> Bool {
-    // Counted in sleeps, not read from the clock: time the cooperative pool spent on other tests
-    // does not count (see `withTimeout`).
-    for _ in 0..<Int(seconds * 1_000) {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
   }
 }

@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Foundation
 import Testing
 
@@ -9,6 +10,7 @@ import Testing
     for _ in 0..<100 {
       let bStarted = Flag()
       let aWaitsForB = Flag()
+      let aWaited = Flag()
       let root = FeaturesRoot { registry in
         registry.use(
           .cacheable { features in
@@ -17,10 +19,11 @@ import Testing
             return Alpha()
           })
         registry.use(
-          .cacheable { _ in
+          .cacheable { features in
             bStarted.raise()
             _ = aWaitsForB.wait()
-            usleep(200)  // let thread 0 start waiting for this load
+            // Until thread 0 waits for this load.
+            if blockUntil({ features.waits.requestsForLoads == 1 }) { aWaited.raise() }
             return Beta()
           })
       }
@@ -41,6 +44,7 @@ import Testing
         }
       }
       #expect(failures.all == [])
+      #expect(aWaited.isRaised)
     }
   }
 
@@ -48,8 +52,11 @@ import Testing
   struct Disposed: DisposableFeature { static var placeholder: Disposed { Disposed() } }
 
   /// Alpha's load waits, through `Middle`, for Beta's load, which waits for Alpha's: both fail.
+  ///
+  /// - Parameter waitsOnceAlphaWaitsForBeta: The requests then waiting for the root's loads: one
+  ///   for each load's requesting task, one for Middle's load if it is cached, and Middle's for Beta.
   func loadsWaitingForEachOther<Middle: Feature>(
-    through middle: Middle.Type, context: Middle.Context,
+    through middle: Middle.Type, context: Middle.Context, waitsOnceAlphaWaitsForBeta: Int,
     _ loader: (@escaping @Sendable (Features) async throws -> Middle) -> FeatureLoader
   ) async throws -> [String] {
     let aStarted = Flag()
@@ -71,7 +78,8 @@ import Testing
         .cacheable { features async throws in
           bStarted.raise()
           _ = await aStarted.suspendUntilRaised()
-          try await Task.sleep(for: .milliseconds(20))  // let Alpha's load reach Middle and wait for Beta
+          // Until Alpha's load reached Middle, which waits for Beta.
+          #expect(await eventually { features.waits.requestsForLoads == waitsOnceAlphaWaitsForBeta })
           _ = try await features.instance(of: Alpha.self)
           return Beta()
         })
@@ -93,13 +101,17 @@ import Testing
   }
 
   @Test func asyncLoadsWaitingForEachOtherThroughANestedLoadFail() async throws {
-    let outcomes = try await loadsWaitingForEachOther(through: Nested.self, context: NoContext()) { .cacheable($0) }
+    let outcomes = try await loadsWaitingForEachOther(
+      through: Nested.self, context: NoContext(), waitsOnceAlphaWaitsForBeta: 4
+    ) { .cacheable($0) }
     #expect(!outcomes.contains("loaded"))
     #expect(outcomes.contains("CircularDependency") || outcomes.contains("FeatureLoadingFailed(CircularDependency)"))
   }
 
   @Test func asyncLoadsWaitingForEachOtherThroughADisposableFail() async throws {
-    let outcomes = try await loadsWaitingForEachOther(through: Disposed.self, context: ()) { .disposable($0) }
+    let outcomes = try await loadsWaitingForEachOther(
+      through: Disposed.self, context: (), waitsOnceAlphaWaitsForBeta: 3
+    ) { .disposable($0) }
     #expect(!outcomes.contains("loaded"))
     #expect(outcomes.contains("CircularDependency") || outcomes.contains("FeatureLoadingFailed(CircularDependency)"))
   }

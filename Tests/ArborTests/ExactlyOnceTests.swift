@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Foundation
 import Testing
 
@@ -99,12 +100,13 @@ import Testing
 
   @Test func aLoaderThatResolvesOtherFeaturesNeverDeadlocksWithAnotherRequestOfTheSameFeature() throws {
     let outerStarted = Flag()
+    let otherWaits = Flag()
     let root = FeaturesRoot { registry in
       registry.use(.cacheable { _ in Other(serial: 7) })
       registry.use(
         .cacheable { features in
           outerStarted.raise()
-          usleep(5_000)  // the other thread now waits for this load
+          if blockUntil({ features.waits.requestsForLoads == 1 }) { otherWaits.raise() }
           let other: Other = try features.instance()
           return Counter(name: "outer", serial: other.serial)
         })
@@ -114,39 +116,35 @@ import Testing
       if index == 1 { _ = outerStarted.wait() }
       results.append((try? root.instance(of: Counter.self).serial) ?? -1)
     }
+    #expect(otherWaits.isRaised)  // the other thread waited for this load
     #expect(results.all == [7, 7])
   }
 
   @Test func waitersGetTheFailureOfTheLoadTheyWaitedForAndTheNextRequestTriesAgain() throws {
-    // The second request must arrive while the first load runs; on a busy machine it may come after
-    // the failure, and then makes a second attempt of its own. A round counts only when the loader
-    // ran once, each holding the failing load twice as long as the one before: a library whose
-    // waiter tried again itself would never count one.
-    for round in 0..<8 {
-      let attempts = Tally()
-      let started = Flag()
-      let hold = UInt32(20_000 << round)  // 20 ms to 2.56 s
-      let root = FeaturesRoot { registry in
-        registry.use(
-          .cacheable { _ in
-            if attempts.next() == 1 {
-              started.raise()
-              usleep(hold)
-              throw Boom()
-            }
-            return Counter(name: "second try", serial: 2)
-          })
-      }
-      let failures = Tally()
-      onThreads(2) { index in
-        if index == 1 { _ = started.wait() }
-        do { _ = try root.instance(of: Counter.self) } catch is FeatureLoadingFailed { failures.next() } catch {}
-      }
-      guard attempts.value == 1 else { continue }  // the second request came after the failure
-      #expect(failures.value == 2)
-      #expect(try root.instance(of: Counter.self).name == "second try")
-      return
+    let attempts = Tally()
+    let started = Flag()
+    let secondWaits = Flag()
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { features in
+          if attempts.next() == 1 {
+            started.raise()
+            // Fails only once the second request waits for this load: a library whose waiter tried
+            // again itself would then load twice.
+            if blockUntil({ features.waits.requestsForLoads == 1 }) { secondWaits.raise() }
+            throw Boom()
+          }
+          return Counter(name: "second try", serial: 2)
+        })
     }
-    Issue.record("in no round did the second request wait for the failing load")
+    let failures = Tally()
+    onThreads(2) { index in
+      if index == 1 { _ = started.wait() }
+      do { _ = try root.instance(of: Counter.self) } catch is FeatureLoadingFailed { failures.next() } catch {}
+    }
+    #expect(secondWaits.isRaised)
+    #expect(attempts.value == 1)
+    #expect(failures.value == 2)
+    #expect(try root.instance(of: Counter.self).name == "second try")
   }
 }

@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Testing
 
 /// Loaders read the properties of the branch they load in; an instance keeps the values it was
@@ -130,15 +131,4 @@ import Testing
     #expect(request[GreetingLocale.self] == "ja")
     #expect(session[GreetingLocale.self] == "fr")
   }
-}
-
-/// Waits until `condition` holds, for at most `seconds`; whether it did.
-func eventually(seconds: Double = 60, _ condition: @Sendable () -> Bool) async -> Bool {
-  // Counted in sleeps, not read from the clock: time the cooperative pool spent on other tests
-  // does not count (see `withTimeout`).
-  for _ in 0..<Int(seconds * 1_000) {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return condition()
 }

@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Testing
 
 /// `observe(_:)`: the current value, then every change the branch sees, in order, until the

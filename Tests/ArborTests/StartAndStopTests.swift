@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Synchronization
 import Testing
 
@@ -168,11 +169,7 @@ import Testing
     /// Whether the other arrived too, within 10 s: one after the other, neither would.
     func meet() async -> Bool {
       arrived.add(1, ordering: .acquiringAndReleasing)
-      for _ in 0..<10_000 {
-        if arrived.load(ordering: .acquiring) == 2 { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-      }
-      return false
+      return await eventually(seconds: 10) { arrived.load(ordering: .acquiring) == 2 }
     }
   }
 
@@ -196,18 +193,6 @@ import Testing
 
   struct Offline: Error, CustomStringConvertible {
     var description: String { "offline" }
-  }
-
-  /// A signal that never comes unless raised: what a hung loader or teardown waits for.
-  final class Gate: Sendable {
-    private let opened = Atomic<Bool>(false)
-    func open() { opened.store(true, ordering: .releasing) }
-    /// Waits until opened, or for at most 60 s.
-    func pass() async {
-      for _ in 0..<60_000 where !opened.load(ordering: .acquiring) {
-        try? await Task.sleep(for: .milliseconds(1))
-      }
-    }
   }
 
   @Test func aFailingStartTearsDownExactlyWhatStartedAndClosesTheBranch() async throws {
@@ -239,12 +224,12 @@ import Testing
   }
 
   @Test func aHungEagerLoadIsADiagnosticWithItsPath() async throws {
-    let gate = Gate()
-    defer { gate.open() }
+    let gate = Flag()  // never raised before the end: what a hung loader or teardown waits for
+    defer { gate.raise() }
     let root = FeaturesRoot { registry in
       registry.use(
         .cacheable(implementation: "live()") { (_: Features) async -> Pool in
-          await gate.pass()
+          _ = await gate.suspendUntilRaised()
           return Pool(name: "late")
         }, eager: true, startTimeLimit: .milliseconds(50), file: "App/Main.swift", line: 14)
     }
@@ -267,11 +252,11 @@ import Testing
   }
 
   @Test func theStartsTimeoutBoundsEveryStep() async throws {
-    let gate = Gate()
-    defer { gate.open() }
+    let gate = Flag()  // never raised before the end: what a hung loader or teardown waits for
+    defer { gate.raise() }
     let root = FeaturesRoot { registry in
       registry.use(.cacheable { (_: Features) in Cache(name: "quick") }, eager: true)
-      registry.beforeServing { _ in await gate.pass() }
+      registry.beforeServing { _ in _ = await gate.suspendUntilRaised() }
     }
     let error = await #expect(throws: FeaturesStartFailed.self) { try await root.start(timeout: .milliseconds(50)) }
     #expect(error?.diagnostic.causes.map(\.kind) == ["FeaturesStartTimedOut"])
@@ -369,8 +354,8 @@ import Testing
 
   @Test func aHungTeardownIsReportedAndTheCloseGoesOn() async throws {
     let log = Log()
-    let gate = Gate()
-    defer { gate.open() }
+    let gate = Flag()  // never raised before the end: what a hung loader or teardown waits for
+    defer { gate.raise() }
     let root = FeaturesRoot { registry in
       registry.use(
         .cacheable { (_: Features) in
@@ -382,7 +367,7 @@ import Testing
         .cacheable { (_: Features) in
           Pool(name: "db")
         } teardown: { _ in
-          await gate.pass()
+          _ = await gate.suspendUntilRaised()
         },
         teardownTimeLimit: .milliseconds(50))
     }

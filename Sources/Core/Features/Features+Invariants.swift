@@ -7,4 +7,10 @@ extension Features {
   package func invariantViolations(quiescent: Bool = true) -> [String] {
     (try? withBranch(at: SourceLocation()) { $0.invariantViolations(quiescent: quiescent) }) ?? []
   }
+
+  /// A test hook: who waits in this branch now (see ``Branch/waits``); nothing when the branch is
+  /// gone.
+  package var waits: (requestsForLoads: Int, closesForLoads: Int, closesForTheClose: Int) {
+    (try? withBranch(at: SourceLocation()) { $0.waits }) ?? (0, 0, 0)
+  }
 }

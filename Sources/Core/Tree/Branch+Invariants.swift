@@ -1,4 +1,21 @@
 extension Branch: InvariantChecking {
+  /// A test hook: who waits in this branch now. A test reads it to know that a request or a close
+  /// reached its wait before it asserts that something has not happened yet.
+  ///
+  /// - `requestsForLoads`: requests waiting for the loads in flight here (for an async load, the
+  ///   request that started it too);
+  /// - `closesForLoads`: closes waiting for those loads to end;
+  /// - `closesForTheClose`: closes waiting for the outcome of the close that started first.
+  package var waits: (requestsForLoads: Int, closesForLoads: Int, closesForTheClose: Int) {
+    let loads = loadsInFlight().map(\.waits) + asyncLoadsInFlight.map(\.waits)
+    let laterCloses =
+      existingState?.withLock { state in
+        guard case .closing(_, let waiters) = state.lifecycle.state else { return 0 }
+        return waiters.count
+      } ?? 0
+    return (loads.reduce(0) { $0 + $1.requests }, loads.reduce(0) { $0 + $1.closes }, laterCloses)
+  }
+
   /// Checks what the unsafe code of a branch relies on: its storage's layout and alignment, the
   /// state word of every unit (see ``UnitState``), its overflow blocks and multitons, and, when
   /// quiescent, that no load is claimed or waited for and that the lock of its children is free.

@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Synchronization
 import Testing
 
@@ -206,8 +207,10 @@ enum DocExamples {
   static func aLoadFailsWhileAnotherRequestWaits() async throws -> String {
     let root = FeaturesRoot { registry in
       registry.use(
-        .cacheable(implementation: "remote()", file: "App/TaxTable.swift", line: 4) { _ async throws -> TaxTable in
-          try await Task.sleep(for: .milliseconds(150))
+        .cacheable(implementation: "remote()", file: "App/TaxTable.swift", line: 4) {
+          features async throws -> TaxTable in
+          // Fails only once both requests wait: for this load, and for Checkout's.
+          #expect(await eventually { features.waits.requestsForLoads == 3 })
           throw Offline()
         }, file: "App/Main.swift", line: 12)
       registry.use(
@@ -219,7 +222,6 @@ enum DocExamples {
     // The first request starts the load; the second, made while it runs, waits for it. Whichever
     // of the two starts it, each is told its own site and path.
     async let first = asyncFailure { _ = try await root.instance(of: TaxTable.self, file: "App/Main.swift", line: 42) }
-    try await Task.sleep(for: .milliseconds(20))
     let second = try await asyncFailure {
       _ = try await root.instance(of: Checkout.self, file: "App/Handler.swift", line: 8)
     }

@@ -1,4 +1,5 @@
 import ArborDiagnostics
+import ArborTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -29,26 +30,15 @@ final class Flag: Sendable {
 
   var isRaised: Bool { raised.load(ordering: .acquiring) }
 
-  /// Waits until raised; `false` after `seconds`.
+  /// Waits, blocking this thread, until raised; `false` after `seconds`.
   func wait(seconds: Double = 30) -> Bool {
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-    while !raised.load(ordering: .acquiring) {
-      if DispatchTime.now().uptimeNanoseconds > deadline { return false }
-      usleep(50)
-    }
-    return true
+    blockUntil(seconds: seconds) { isRaised }
   }
 
   /// Suspends (without blocking a thread of the cooperative pool) until raised; `false` after
   /// `seconds`.
   func suspendUntilRaised(seconds: Double = 60) async -> Bool {
-    // Counted in short sleeps, not read from the clock, so that time the cooperative pool spent
-    // busy with other tests (as `withTimeout` explains) does not count.
-    for _ in 0..<Int(seconds * 1_000) {
-      if raised.load(ordering: .acquiring) { return true }
-      try? await Task.sleep(for: .milliseconds(1))
-    }
-    return raised.load(ordering: .acquiring)
+    await eventually(seconds: seconds) { isRaised }
   }
 }
 

@@ -50,6 +50,8 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
     await state.suspend(until: { $0.outcome != nil }, waitingIn: \.closes)
   }
 
+  override var waits: (requests: Int, closes: Int) { state.withLock { ($0.waiters.count, $0.closes.count) } }
+
   /// Suspends until the load ends. Cancelling the waiting task ends only its wait, with
   /// `CancellationError`: the load goes on for the others and is cached when it succeeds.
   func value() async throws -> F {

@@ -31,6 +31,10 @@ class AsyncLoadNode: WaitGraph.Node, @unchecked Sendable {
   /// - Returns: Whether the load keeps it: a cacheable's does, the node of a disposable does not.
   func record(_ dependency: Dependency) -> Bool { false }
 
+  /// The requests and the closes suspended until the load ends: read by ``Branch/waits``, a test
+  /// hook.
+  var waits: (requests: Int, closes: Int) { (0, 0) }
+
   /// Records that `self` waits for `load` and runs `body`, unless the wait would close a loop of
   /// loads waiting for each other.
   ///

@@ -36,6 +36,12 @@ final class InFlight: WaitGraph.Node, @unchecked Sendable {
     await state.suspend(until: { $0.outcome != nil }, waitingIn: \.closes)
   }
 
+  /// The requests (threads) and the closes waiting for this load now: read by ``Branch/waits``, a
+  /// test hook.
+  var waits: (requests: Int, closes: Int) {
+    (WaitGraph.waitCount(for: self), state.withLock { $0.closes.count })
+  }
+
   enum Wait {
     case finished(Result<AnyObject, any Error>)
     /// Waiting would close a loop of threads waiting for each other: the frames of the threads in

@@ -47,6 +47,11 @@ enum WaitGraph {
     }
   }
 
+  /// How many waits for `node` are recorded now: read by ``Branch/waits``, a test hook.
+  static func waitCount(for node: any Node) -> Int {
+    edges.withLock { edges in edges.values.reduce(0) { count, waits in count + waits.count { $0 === node } } }
+  }
+
   /// The nodes from `start` to one that waits for `target`, following unfinished nodes only, if
   /// there is such a path.
   private static func path(
