@@ -26,3 +26,13 @@ struct LoadKey: Hashable, Sendable {
   /// The feature's key in a ``FeatureTable``.
   var tableKey: UInt { UInt(bitPattern: feature) }
 }
+
+/// A context value as a dictionary key.
+// Sendable: it only wraps a feature's `Context`, which is `Sendable`.
+struct ContextKey: Hashable, @unchecked Sendable {
+  let value: AnyHashable
+
+  init(_ value: AnyHashable) {
+    self.value = value
+  }
+}
