@@ -19,8 +19,8 @@ package struct FeatureTable: Sendable {
       case conflict
     }
 
-    // Pointers first, then the small fields packed: 48 bytes an entry, which keeps the tables of a
-    // large registry small (a table has twice as many buckets as entries).
+    // Pointers first, then the small fields packed, which keeps the tables of a large registry
+    // small (a table has twice as many buckets as entries).
     @usableFromInline package let key: UInt
     /// The registration's payload: a `Box<F>` or a `Loader<F>`.
     @usableFromInline package let payload: UnsafeRawPointer

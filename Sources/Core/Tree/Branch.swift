@@ -42,11 +42,10 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline let overridesObject: (any AnyObject & Sendable)?
   /// `parent` without a reference count, for walking up while resolving; this branch holds it.
   @usableFromInline let parentReference: Unmanaged<Branch>?
-  // The object takes 152 bytes, a 160-byte malloc chunk (`BranchFootprintTests`); a word more
-  // costs a size class, 16 bytes a branch. The small fields fill the rest of the table's last
-  // word (its shift is one byte) and one word after `propertiesWord`; the fields the inlined
-  // reads use (`table`, `storage`, `detour`) keep the offsets they had, so the inlined
-  // instructions keep their lengths.
+  // A word more would put the object in a larger malloc size class (`BranchFootprintTests` checks
+  // it), so the small fields fill the rest of the table's last word (its shift is one byte) and
+  // one word after `propertiesWord`; the fields the inlined reads use (`table`, `storage`,
+  // `detour`) come first.
   /// The scope's feature table; `definition` keeps its buckets alive.
   @usableFromInline let table: FeatureTable.Lookup
   /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
@@ -74,8 +73,8 @@ package final class Branch: @unchecked Sendable {
   /// borrowed, without touching a reference count.
   @usableFromInline let loaderFeatures: Features
   /// The ``state`` lock, retained, once something needed it; 0 before. A word rather than an
-  /// `AtomicLazyReference`, whose `load()` is not specialised here (~700 instructions a call): a
-  /// close and each recorded teardown read it.
+  /// `AtomicLazyReference`, whose `load()` is not specialised here: a close and each recorded
+  /// teardown read it.
   private let stateWord = Atomic<UInt>(0)
   /// The branch's ``BranchProperties``, retained, once a property was read, set or observed
   /// through it; 0 before. A plain word, not a lazy reference: reads load it without retaining.

@@ -37,8 +37,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 
   /// The tail's unit. The holder count takes the first, the newest child (with the lock of the
   /// branch's children in its low bit) the second, the branch's overflow word the third; the
-  /// storage starts right after them, 48 bytes into the object, so it is aligned to 16 bytes, the
-  /// most any Swift type needs.
+  /// storage starts right after them, aligned to 16 bytes, the most any Swift type needs.
   @usableFromInline typealias Word = UInt64
 
   /// The words of the tail before the storage.
@@ -83,7 +82,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// Only the branch reads and writes it (``Branch/overflowUnit(at:giveOut:)``), and frees the
   /// blocks in its deinit. Here rather than in the branch, whose object a word more puts in a
   /// larger malloc size class; the tail had the room, since the children's lock is a bit of
-  /// ``childrenWord``, and the storage still starts 48 bytes in.
+  /// ``childrenWord``, and the storage keeps its alignment.
   var overflow: UnsafeMutablePointer<Atomic<UInt>> {
     withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + 2).assumingMemoryBound(to: Atomic<UInt>.self) }
   }
@@ -114,7 +113,8 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   ///
   /// A spin lock on one bit of ``childrenWord``, not a pthread mutex: every branch takes its
   /// parent's twice (made and freed) for a few pointer writes, which a mutex behind a generic lazy
-  /// reference made cost ~40 % of case d. A contender yields its thread instead of spinning on it.
+  /// reference made a large share of a request branch's cost (see the performance article). A
+  /// contender yields its thread instead of spinning on it.
   /// The sanitizer sees the acquiring and releasing atomics, so the list's plain accesses are
   /// checked against them.
   func withChildren<R>(_ body: () throws -> R) rethrows -> R {
