@@ -41,11 +41,11 @@ extension Features {
   /// loader is asynchronous.
   @inlinable @inline(never)
   func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
-    let epoch = holdsBranch ? 0 : Self.renewalEpoch()
+    let epoch = holdsBranch ? nil : LoadingThread.currentReference._withUnsafeGuaranteedRef(Self.renewalEpoch)
     return try withBranch(at: location) {
       guard let instance = try $0.resolveUnlessAsync(feature, context: context, at: location) else { return nil }
       // A loader's request: what it receives is recorded for the load.
-      if !holdsBranch { $0.recordReceived(feature, context: context, epoch: epoch) }
+      if let epoch { $0.recordReceived(feature, context: context, epoch: epoch) }
       return instance
     }
   }
@@ -53,10 +53,10 @@ extension Features {
   /// Resolves through the branch of these features, running async loaders.
   @usableFromInline
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
-    let epoch = holdsBranch ? 0 : Self.renewalEpoch()
+    let epoch = holdsBranch ? nil : Self.renewalEpoch(recordingOn: .current)
     return try await withBranch(at: location) {
       let instance = try await $0.resolveAsync(feature, context: context, at: location)
-      if !holdsBranch { $0.recordReceived(feature, context: context, epoch: epoch) }
+      if let epoch { $0.recordReceived(feature, context: context, epoch: epoch) }
       return instance
     }
   }

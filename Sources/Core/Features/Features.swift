@@ -222,27 +222,35 @@ public struct Features: @unchecked Sendable {
     // serves the load, if the request is one. What the request receives is recorded for the load
     // (see ``Branch/recordReceived(_:context:epoch:thread:)``).
     let thread = LoadingThread.currentReference
-    let epoch = Self.renewalEpoch()
+    let epoch = anchor == nil ? nil : thread._withUnsafeGuaranteedRef { Self.renewalEpoch(recordingOn: $0) }
     if let anchor, thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
       return try anchor._withUnsafeGuaranteedRef { $0.reference.unsafelyUnwrapped }._withUnsafeGuaranteedRef {
-        let instance = try $0.resolve(feature, context: context, at: location, thread: thread)
-        $0.recordReceived(feature, context: context, epoch: epoch, thread: thread.takeUnretainedValue())
+        branch in
+        let instance = try branch.resolve(feature, context: context, at: location, thread: thread)
+        if let epoch {
+          thread._withUnsafeGuaranteedRef {
+            branch.recordReceived(feature, context: context, epoch: epoch, thread: $0)
+          }
+        }
         return instance
       }
     }
-    return try withHeldBranch(at: location) {
-      let instance = try $0.resolve(feature, context: context, at: location)
-      if !holdsBranch {
-        $0.recordReceived(feature, context: context, epoch: epoch, thread: thread.takeUnretainedValue())
+    return try withHeldBranch(at: location) { branch in
+      let instance = try branch.resolve(feature, context: context, at: location)
+      if let epoch {
+        thread._withUnsafeGuaranteedRef { branch.recordReceived(feature, context: context, epoch: epoch, thread: $0) }
       }
       return instance
     }
   }
 
-  /// The renewal epoch, read before a loader's request (see ``Branch/recordReceived(_:context:epoch:thread:)``).
+  /// The renewal epoch to record with what a loader's request receives, read before the request;
+  /// `nil` when no cacheable loads on this thread or in this task, so nothing is recorded (see
+  /// ``Branch/recordReceived(_:context:epoch:thread:)``).
   @usableFromInline
-  static func renewalEpoch() -> UInt64 {
-    TreeRenewals.epoch
+  static func renewalEpoch(recordingOn thread: LoadingThread) -> UInt64? {
+    guard thread.cachingLoads != 0 || AsyncFrame.currentIfAny != nil else { return nil }
+    return TreeRenewals.epoch
   }
 
   /// Resolves a feature that takes no context: a static feature or a disposable.

@@ -100,7 +100,7 @@ package final class ScopeDefinition: Sendable {
       scope: source.scope, location: source.location, bindings: source.bindings, startWork: source.startWork,
       properties: source.properties,
       table: source.table, parentPath: Array(source.scopePath.dropLast()), origin: nil, observer: nil,
-      renewals: TreeRenewals()
+      renewals: source.renewals
     ) { _, _ in source.children.values.map { ScopeDefinition(unobserved: $0) } }
   }
 

@@ -214,7 +214,7 @@ extension Branch {
   @usableFromInline
   func startClose(at site: SourceLocation) -> CloseRemainder? {
     guard let children = markClosed(at: site, levelsUp: 0, collecting: true) else { return .outcomeOfEarlierClose }
-    if children.isEmpty, loadsInFlight().isEmpty, finishClose(with: [], onlyIfNothingToTearDown: true) {
+    if children.isEmpty, unitLoadsInFlight().isEmpty, finishClose(with: [], onlyIfNothingToTearDown: true) {
       definition.observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
       return nil
     }
@@ -422,12 +422,15 @@ extension Branch {
   /// Ends the close of this branch with its outcome, for every caller waiting for it.
   ///
   /// - Parameter onlyIfNothingToTearDown: Whether to end it only when no teardown is recorded and
-  ///   no async load is in flight, checked under the lock they are recorded under.
+  ///   no async load or load of a held instance is in flight, checked under the lock they are
+  ///   recorded under.
   /// - Returns: Whether the close ended.
   @discardableResult
   private func finishClose(with failures: [TeardownFailed.Failure], onlyIfNothingToTearDown: Bool = false) -> Bool {
     let waiters = state.withLock { state -> [CheckedContinuation<[TeardownFailed.Failure], Never>]? in
-      if onlyIfNothingToTearDown, !state.teardowns.isEmpty || !state.asyncLoads.isEmpty { return nil }
+      if onlyIfNothingToTearDown, !state.teardowns.isEmpty || !state.asyncLoads.isEmpty || !state.held.loads.isEmpty {
+        return nil
+      }
       return state.lifecycle.finishClose(with: failures)
     }
     guard let waiters else { return false }

@@ -339,11 +339,11 @@ extension Branch {
       throw error
     }
     let instance: F
-    thread._withUnsafeGuaranteedRef { $0.beginCachingLoad() }
+    let records = thread._withUnsafeGuaranteedRef { $0.beginCachingLoad() }
     do {
       instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
     } catch {
-      thread._withUnsafeGuaranteedRef { $0.abandonCachingLoad() }
+      thread._withUnsafeGuaranteedRef { if $0.endCachingLoad(from: records) { $0.dropDependencies(from: records) } }
       settle(unitState, loaded: false, outcome: .failure(error))
       throw error
     }
@@ -351,7 +351,9 @@ extension Branch {
     // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
     // renewal what the instance was built from.
     if entry.hasTeardown { recordTeardown(instance, context: nil, entry: entry) }
-    thread._withUnsafeGuaranteedRef { endCachingLoad(of: feature, on: $0) }
+    thread._withUnsafeGuaranteedRef {
+      if $0.endCachingLoad(from: records) { recordLoad(feature, receivedOn: $0, from: records) }
+    }
     settle(unitState, loaded: true, outcome: .success(self))  // waiters read the unit again
     return instance
   }

@@ -37,9 +37,11 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
 
   /// The instances the cacheable loads on this path received from their requests, the innermost
   /// load's last (see ``beginCachingLoad()``).
-  var dependencies: [Dependency] = []
-  /// Where each cacheable load on this path starts in ``dependencies``, the innermost last.
-  var cachingLoads: [Int] = []
+  @exclusivity(unchecked) var dependencies: [Dependency] = []
+  /// How many of `dependencies` there are, for the inlined load.
+  @exclusivity(unchecked) @usableFromInline var dependencyCount = 0
+  /// How many cacheable loads are on this path: requests record what they receive while one is.
+  @exclusivity(unchecked) @usableFromInline var cachingLoads = 0
 
   /// How deep a path is walked frame by frame; frames from this depth up are indexed.
   @usableFromInline static var shallowDepth: Int { 24 }

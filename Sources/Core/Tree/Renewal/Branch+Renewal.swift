@@ -15,8 +15,8 @@ extension Branch {
     _ feature: F.Type, context: F.Context, epoch: UInt64, thread: LoadingThread? = nil
   ) {
     let thread = thread ?? .current
-    let asyncLoad = thread.cachingLoads.isEmpty ? AsyncFrame.currentIfAny?.load : nil
-    guard !thread.cachingLoads.isEmpty || asyncLoad != nil,
+    let asyncLoad = thread.cachingLoads == 0 ? AsyncFrame.currentIfAny?.load : nil
+    guard thread.cachingLoads != 0 || asyncLoad != nil,
       let entry = table.entry(for: FeatureTable.key(feature)), case .serves(let lifetime) = entry.kind,
       lifetime.isCached
     else { return }
@@ -32,11 +32,12 @@ extension Branch {
     state.withLock { $0.held.records.append(LoadRecord(key: key, dependencies: dependencies)) }
   }
 
-  /// Ends the load of a cacheable without a context on `thread`, just cached here: records what it
-  /// received.
+  /// Records what the load of `feature` (a cacheable without a context), just cached here,
+  /// received on `thread`, from `start` in its records: from the inlined load.
   @usableFromInline
-  func endCachingLoad<F: Feature>(of feature: F.Type, on thread: LoadingThread) {
-    recordLoad(LoadKey(feature: ObjectIdentifier(feature), context: nil), dependencies: thread.endCachingLoad())
+  func recordLoad<F: Feature>(_ feature: F.Type, receivedOn thread: LoadingThread, from start: Int) {
+    recordLoad(
+      LoadKey(feature: ObjectIdentifier(feature), context: nil), dependencies: thread.takeDependencies(from: start))
   }
 
   // MARK: Held instances
@@ -146,12 +147,12 @@ extension Branch {
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) throws -> (F, [Dependency]) {
     let thread = LoadingThread.current
-    thread.beginCachingLoad()
+    let records = thread.beginCachingLoad()
     do {
       let instance = try load(feature, context: context, entry: entry, at: location)
-      return (instance, thread.endCachingLoad())
+      return (instance, thread.endCachingLoad(from: records) ? thread.takeDependencies(from: records) : [])
     } catch {
-      _ = thread.endCachingLoad()
+      if thread.endCachingLoad(from: records) { _ = thread.takeDependencies(from: records) }
       throw error
     }
   }

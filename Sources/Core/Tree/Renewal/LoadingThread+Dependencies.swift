@@ -1,25 +1,35 @@
 extension LoadingThread {
-  /// Starts collecting the instances a cacheable's load receives from its requests; the load calls
-  /// ``endCachingLoad()`` when it ends, whatever its outcome.
-  @usableFromInline
-  func beginCachingLoad() {
-    cachingLoads.append(dependencies.count)
-  }
-
-  /// Ends the innermost cacheable load on this path, which failed.
-  @usableFromInline
-  func abandonCachingLoad() {
-    _ = endCachingLoad()
-  }
-
-  /// Ends the innermost cacheable load on this path.
+  /// Starts a cacheable's load on this path: from now on, the requests made on this thread record
+  /// the cached instances they receive, until ``endCachingLoad(from:)``.
   ///
-  /// - Returns: The instances it received, for its branch to record when it caches the instance.
-  func endCachingLoad() -> [Dependency] {
-    let start = cachingLoads.removeLast()
-    guard start < dependencies.count else { return [] }
-    defer { dependencies.removeSubrange(start...) }
-    return Array(dependencies[start...])
+  /// - Returns: Where the load's records start, for ``endCachingLoad(from:)``.
+  @inlinable @inline(__always)
+  func beginCachingLoad() -> Int {
+    cachingLoads &+= 1
+    return dependencyCount
+  }
+
+  /// Ends the innermost cacheable load on this path, whatever its outcome.
+  ///
+  /// - Returns: Whether it received cached instances: take them with ``takeDependencies(from:)``.
+  @inlinable @inline(__always)
+  func endCachingLoad(from start: Int) -> Bool {
+    cachingLoads &-= 1
+    return dependencyCount != start
+  }
+
+  /// Drops what a load whose records start at `start` received: it failed.
+  @usableFromInline
+  func dropDependencies(from start: Int) {
+    _ = takeDependencies(from: start)
+  }
+
+  /// The instances the load whose records start at `start` received, taken off the path.
+  func takeDependencies(from start: Int) -> [Dependency] {
+    let taken = Array(dependencies[start...])
+    dependencies.removeSubrange(start...)
+    dependencyCount = start
+    return taken
   }
 
   /// Records that the innermost cacheable load on this path received `dependency`.
@@ -27,8 +37,9 @@ extension LoadingThread {
   /// - Returns: Whether a cacheable load on this path took it; when none runs here, the caller
   ///   looks for an async one.
   func record(_ dependency: Dependency) -> Bool {
-    guard !cachingLoads.isEmpty else { return false }
+    guard cachingLoads > 0 else { return false }
     dependencies.append(dependency)
+    dependencyCount += 1
     return true
   }
 }
