@@ -13,12 +13,14 @@ import Arbor
 /// Calling a placeholder member that was not patched records a test failure naming the member
 /// (`Unimplemented: Clock.now`) and where its placeholder is written.
 ///
+/// Nothing in it is loaded by a registered loader, so a refresh of any feature renews nothing.
+///
 /// Patches live in the container, not in a global: each test makes its own container, so tests that
 /// run in parallel never see each other's patches, and closures that escape the test (tasks,
 /// callbacks) keep the patches of the container they captured. Branches of the container keep its
 /// patches; a patch made through any branch applies to the whole container.
 ///
-/// Named like a type, as ``/Arbor/FeaturesRoot(observer:file:line:_:)`` is, because it reads as one at
+/// Named like a type, as ``/Arbor/FeaturesRoot(observer:clock:file:line:_:)`` is, because it reads as one at
 /// the call site.
 ///
 /// ```swift
@@ -55,6 +57,11 @@ public func TestFeatures(file: StaticString = #fileID, line: UInt = #line) -> Fe
 /// contexts and the property values set on it, and is returned at the same place. Property sets on
 /// the copy never reach the original, nor the original's later sets the copy. When `features` is itself a test container, the copy
 /// starts with its patches.
+///
+/// Instances with a time-to-live age on the tree's clock: give the tree a ``TestClock``
+/// (`FeaturesRoot(clock: clock)`) to expire them when the test advances it.
+/// ``/Arbor/Features/refresh(_:file:line:)-7kuel`` renews the copy's instances, never the tree's; a
+/// patched feature renews nothing.
 ///
 /// ```swift
 /// let features = TestFeatures(root)
