@@ -109,3 +109,69 @@ import Testing
     await #expect(throws: FeaturesClosed.self) { try await features.refresh(Token.self) }
   }
 }
+
+/// `TestFeatures(_:clock:)`: a copy whose instances age on the test's clock, whatever the tree's.
+@Suite struct CopyWithAClockTests {
+  typealias Token = RefreshInTestContainersTests.Token
+  typealias Client = RefreshInTestContainersTests.Client
+
+  enum RequestScope: FeaturesScope { typealias Context = Int }
+
+  /// The tree of ``RefreshInTestContainersTests``, on a `ContinuousClock`, with a request scope
+  /// defined at the root and branched below sessions.
+  static func tree(_ loads: RefreshInTestContainersTests.Loads) -> Features {
+    FeaturesRoot { registry in
+      registry.use(.cacheable(implementation: "live()", timeToLive: .seconds(60)) { _ in Token(value: loads.next()) })
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable(implementation: "live()") { features in Client(token: try features.instance(of: Token.self).value)
+          }
+        )
+      }
+      registry.defineScope(RequestScope.self) { _ in }
+    }
+  }
+
+  @Test func aCopyAgesItsInstancesOnTheTestsClockAndTheTreeKeepsItsOwn() async throws {
+    let loads = RefreshInTestContainersTests.Loads()
+    let root = Self.tree(loads)
+    #expect(try await root.instance(of: Token.self).value == 1)
+    let clock = TestClock()
+    let copy = TestFeatures(root, clock: clock)
+    #expect(try await copy.instance(of: Token.self).value == 2)
+    clock.advance(by: .seconds(60))
+    #expect(try await copy.instance(of: Token.self).value == 3)
+    #expect(try await root.instance(of: Token.self).value == 1)
+    #expect(copy.which(Token.self).implementation?.instance?.loadedAt == .seconds(60))
+    try await copy.close()
+    try await root.close()
+  }
+
+  @Test func aCopyOfABranchKeepsItsScopesNestedAndDerived() async throws {
+    let root = Self.tree(RefreshInTestContainersTests.Loads())
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let request = try session.branch(RequestScope.self, context: 7)
+    let clock = TestClock()
+    let copy = TestFeatures(request, clock: clock)
+    #expect(try copy.context(for: RequestScope.self) == 7)
+    #expect(try copy.context(for: SessionScope.self) == Session(user: "ann"))
+    #expect(try await copy.instance(of: Client.self).token == 1)
+    clock.advance(by: .seconds(60))
+    #expect(try await copy.instance(of: Token.self).value == 2)
+    #expect(try await copy.instance(of: Client.self).token == 2)
+    // The copied session branches its scopes as the tree's does.
+    let other = try copy.branch(RequestScope.self, context: 8)
+    #expect(try other.context(for: RequestScope.self) == 8)
+    try await copy.close()
+    try await root.close()
+  }
+
+  @Test func aCopyOfATestContainerTakesAClockToo() throws {
+    let container = TestFeatures()
+    container.use(Token(value: 9))
+    let copy = TestFeatures(container, clock: TestClock())
+    #expect(try copy.instance(of: Token.self).value == 9)
+    let session = try copy.branch(SessionScope.self, context: Session(user: "bob"))
+    #expect(try session.context(for: SessionScope.self) == Session(user: "bob"))
+  }
+}
