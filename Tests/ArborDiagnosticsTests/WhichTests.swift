@@ -127,7 +127,8 @@ import Testing
         {"name":"SessionScope","context":"Session(user: \\"ann\\")"}],\
         "implementation":{"name":"Checkout.live()","kind":"cacheable","isAsync":false,\
         "location":{"fileID":"\(#fileID)","line":\(base + 4)},"scope":"Root",\
-        "cachedIn":[{"name":"Root","context":null}],"isCachedInAncestor":true},"diagnostic":null}
+        "cachedIn":[{"name":"Root","context":null}],"isCachedInAncestor":true,\
+        "timeToLiveMilliseconds":null,"instance":null},"diagnostic":null}
         """)
     #expect(try session().which(Tagged.self).json().contains(#""kind": "cacheablePerContext","#))
 

@@ -12,7 +12,8 @@ extension Features.Which: Renderable {
 }
 
 extension Features.Which.Implementation {
-  /// `{"name", "kind", "isAsync", "location", "scope", "cachedIn", "isCachedInAncestor"}`.
+  /// `{"name", "kind", "isAsync", "location", "scope", "cachedIn", "isCachedInAncestor",
+  /// "timeToLiveMilliseconds", "instance"}`.
   var jsonValue: JSONValue {
     .object([
       ("name", .string(name)),
@@ -22,6 +23,20 @@ extension Features.Which.Implementation {
       ("scope", scope.map(JSONValue.string) ?? .null),
       ("cachedIn", cachedIn.map { .array($0.map(\.jsonValue)) } ?? .null),
       ("isCachedInAncestor", .bool(isCachedInAncestor)),
+      ("timeToLiveMilliseconds", timeToLive.map { .number($0.wholeMilliseconds) } ?? .null),
+      ("instance", instance.map(\.jsonValue) ?? .null),
+    ])
+  }
+}
+
+extension Features.Which.InstanceAge {
+  /// `{"loadedAtMilliseconds", "expiresAtMilliseconds", "ageMilliseconds", "expiresInMilliseconds"}`.
+  var jsonValue: JSONValue {
+    .object([
+      ("loadedAtMilliseconds", .number(loadedAt.wholeMilliseconds)),
+      ("expiresAtMilliseconds", expiresAt.map { .number($0.wholeMilliseconds) } ?? .null),
+      ("ageMilliseconds", .number(age.wholeMilliseconds)),
+      ("expiresInMilliseconds", expiresIn.map { .number($0.wholeMilliseconds) } ?? .null),
     ])
   }
 }

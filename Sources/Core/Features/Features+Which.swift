@@ -10,6 +10,10 @@ extension Features {
   /// ``Which/Implementation/isAsync`` whether only `try await` runs its loader. In a test container,
   /// a feature nobody registered is its placeholder; members patched in the container are not shown.
   ///
+  /// For a cacheable with a time-to-live, it says how long its instances serve
+  /// (``Which/Implementation/timeToLive``), and, once one is cached, when it was loaded and when it
+  /// expires on the root's clock (``Which/Implementation/instance``).
+  ///
   /// `print` shows it as a tree:
   ///
   /// ```swift
@@ -48,7 +52,7 @@ extension Features {
       if let overrides = branch.overrides, overrides.resolvesPlaceholders {
         let placeholder = Which.Implementation(
           name: "\(name).placeholder", kind: .placeholder, isAsync: false, location: nil, scope: nil, cachedIn: nil,
-          isCachedInAncestor: false)
+          isCachedInAncestor: false, timeToLive: nil, instance: nil)
         return Which(feature: name, scope: scope, implementation: placeholder, diagnostic: nil)
       }
       return Which(
@@ -64,11 +68,14 @@ extension Features {
     let registration = binding.registration
     let kind = Which.Kind(registration.lifetime)
     let isCacheable = registration.lifetime.isCached
+    let owner = branch.ancestor(entry.depth)
+    // A multiton holds an instance per context, which `which` is not asked about.
+    let age = registration.lifetime == .cacheable ? owner.heldAge(of: feature) : nil
     let implementation = Which.Implementation(
       name: registration.implementation, kind: kind, isAsync: registration.isAsync, location: binding.site,
-      scope: binding.scope.name,
-      cachedIn: isCacheable ? branch.ancestor(entry.depth).path.diagnosticSteps : nil,
-      isCachedInAncestor: isCacheable && entry.depth > 0)
+      scope: binding.scope.name, cachedIn: isCacheable ? owner.path.diagnosticSteps : nil,
+      isCachedInAncestor: isCacheable && entry.depth > 0, timeToLive: isCacheable ? registration.timeToLive : nil,
+      instance: age.map { Which.InstanceAge(loadedAt: $0.loadedAt, expiresAt: $0.expiresAt, now: $0.now) })
     return Which(feature: name, scope: scope, implementation: implementation, diagnostic: nil)
   }
 
@@ -128,6 +135,43 @@ extension Features {
       /// Whether it is a cacheable that lives in an ancestor of the asked branch: one instance
       /// shared with the ancestor's other branches, whose loader cannot see this branch's contexts.
       public let isCachedInAncestor: Bool
+      /// How long an instance serves before the first request that finds it older renews it, with
+      /// the instances built from it: the `timeToLive:` of a cacheable's loader; `nil` when it has
+      /// none (or is not a cacheable).
+      public let timeToLive: Duration?
+      /// When the instance cached for the asked branch was loaded and when it expires; `nil` when
+      /// none is cached, for a cacheable with a context (one instance per context), or when its age
+      /// is not recorded: see ``InstanceAge``.
+      public let instance: InstanceAge?
+    }
+
+    /// When a cached instance was loaded and when it expires, on the root's clock: durations since
+    /// the root was made, measured on the clock ``FeaturesRoot(observer:clock:file:line:_:)`` was
+    /// given.
+    ///
+    /// Ages are recorded for the instances of a cacheable with a time-to-live, and for those of any
+    /// cacheable loaded again after a ``Features/refresh(_:context:file:line:)``; an instance that has
+    /// served since its first load without either has none.
+    ///
+    /// ```swift
+    /// if let age = session.which(AuthToken.self).implementation?.instance {
+    ///   print(age.age, age.expiresIn!)  // 30.0 seconds 30.0 seconds
+    /// }
+    /// ```
+    public struct InstanceAge: Sendable, Hashable {
+      /// When the instance was loaded.
+      public let loadedAt: Duration
+      /// When it expires: its load plus the time-to-live; `nil` without one.
+      public let expiresAt: Duration?
+      /// When ``Features/which(_:file:line:)->Features.Which`` was asked.
+      public let now: Duration
+
+      /// How long ago the instance was loaded.
+      public var age: Duration { now - loadedAt }
+
+      /// How long until it expires: zero or less once it has (the next request for it renews it);
+      /// `nil` without a time-to-live.
+      public var expiresIn: Duration? { expiresAt.map { $0 - now } }
     }
 
     /// The tree `print` shows, drawn as ``Diagnostic/renderedTree(style:)`` draws a diagnostic's.
@@ -168,7 +212,8 @@ extension Features {
       }
       var line =
         "\(feature) is served by \(implementation.name) (\(implementation.kind.name)"
-        + (implementation.isAsync ? ", async)" : ")")
+        + (implementation.isAsync ? ", async" : "")
+        + (implementation.timeToLive.map { ", time-to-live \($0.rendered))" } ?? ")")
       if let location = implementation.location { line += ", registered at \(location)" }
       if let scope = implementation.scope { line += " in \(scope)" }
       return line
@@ -179,9 +224,12 @@ extension Features {
     ///
     /// Keys always appear in this order, absent facts as `null`: `feature`, `scope`
     /// (`[{"name", "context"}]`), `implementation` (`{"name", "kind", "isAsync", "location", "scope",
-    /// "cachedIn", "isCachedInAncestor"}`), `diagnostic` (a diagnostic, with the schema of
-    /// ``Diagnostic/json(pretty:)``). `kind` is `static`, `disposable`, `cacheable`,
-    /// `cacheablePerContext` or `placeholder`. `Sources/Core/Arbor.docc/Diagnostics.md` has the full schema and an example.
+    /// "cachedIn", "isCachedInAncestor", "timeToLiveMilliseconds", "instance"}`), `diagnostic` (a
+    /// diagnostic, with the schema of ``Diagnostic/json(pretty:)``). `kind` is `static`,
+    /// `disposable`, `cacheable`, `cacheablePerContext` or `placeholder`; `instance` is
+    /// `{"loadedAtMilliseconds", "expiresAtMilliseconds", "ageMilliseconds", "expiresInMilliseconds"}`
+    /// (see ``InstanceAge``), whole milliseconds on the root's clock.
+    /// `Sources/Core/Arbor.docc/Diagnostics.md` has the full schema and an example.
     ///
     /// ```swift
     /// let json = session.which(Greeter.self).json()
@@ -214,6 +262,9 @@ extension Features {
           implementation.kind.name + (implementation.isAsync ? " with an async loader" : "") + ", "
             + implementation.kind.lifetime
         ))
+      if let timeToLive = implementation.timeToLive {
+        facts.append(("time-to-live", timeToLive.rendered))
+      }
       if let cachedIn = implementation.cachedIn {
         let path = Diagnostic.render(scope: cachedIn, style: style)
         facts.append(
@@ -225,8 +276,20 @@ extension Features {
               : path + ", this branch"
           ))
       }
+      if let instance = implementation.instance { facts.append(("instance", instance.rendered)) }
       return TreeNode(headline: "\(feature) is served by \(implementation.name)", facts: facts)
     }
+  }
+}
+
+extension Features.Which.InstanceAge {
+  /// `loaded 30 s ago, expires in 30 s`; once expired, `loaded 90 s ago, expired 30 s ago: the next
+  /// request renews it`.
+  var rendered: String {
+    let loaded = "loaded \(age.rendered) ago"
+    guard let expiresIn else { return loaded }
+    if expiresIn > .zero { return loaded + ", expires in \(expiresIn.rendered)" }
+    return loaded + ", expired \(expiresIn.rendered) ago: the next request renews it"
   }
 }
 

@@ -3,7 +3,7 @@ import Synchronization
 /// Your view of a features tree from one branch: resolve features, read contexts, branch further.
 ///
 /// A `Features` value is cheap to copy and safe to use from any task or thread. The one you get from
-/// ``FeaturesRoot(observer:file:line:_:)`` or ``branch(_:context:file:line:)`` keeps its branch
+/// ``FeaturesRoot(observer:clock:file:line:_:)`` or ``branch(_:context:file:line:)`` keeps its branch
 /// alive; the one a loader receives does not, so an instance may keep it without leaking its branch,
 /// and neither does a branch made through it. Once that branch is released, requests through those
 /// features, or through a branch made from them, throw ``FeaturesReleased``.

@@ -1,7 +1,7 @@
 /// An implementation of a feature: how to load it, with its name and where it was written.
 ///
 /// Build loaders with ``disposable(implementation:file:line:_:)-1oilv``,
-/// ``cacheable(implementation:file:line:_:teardown:)-56n5v`` and their `(context, features)`
+/// ``cacheable(implementation:file:line:timeToLive:_:teardown:)-438aw`` and their `(context, features)`
 /// forms, or from a type with ``implementation(_:file:line:)-7f4r1``, and register them with
 /// ``FeaturesRegistry/use(_:eager:startTimeLimit:teardownTimeLimit:file:line:)``. A loader may throw; the error is the
 /// cause of a ``FeatureLoadingFailed`` and nothing is cached.

@@ -1,7 +1,7 @@
 /// Told of what a features tree does: every load, every branch made and closed, every teardown
 /// and renewal.
 ///
-/// Give one to ``FeaturesRoot(observer:file:line:_:)``; it sees the whole tree. Without one,
+/// Give one to ``FeaturesRoot(observer:clock:file:line:_:)``; it sees the whole tree. Without one,
 /// nothing is recorded and a cached read is unchanged: a load pays one predictable branch.
 /// ``LoadProfile`` is a ready observer. Methods are called on the thread or task that did the
 /// work, possibly many at once, so an observer must be cheap and safe under concurrency; every

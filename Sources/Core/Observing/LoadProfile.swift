@@ -1,5 +1,5 @@
-/// A ready ``FeaturesObserver`` that keeps every load: a startup profile as a text tree, and a
-/// Chrome trace that Perfetto (ui.perfetto.dev) opens. Safe under concurrent loads.
+/// A ready ``FeaturesObserver`` that keeps every load, start and renewal: a startup profile as a
+/// text tree, and a Chrome trace that Perfetto (ui.perfetto.dev) opens. Safe under concurrent loads.
 ///
 /// ```swift
 /// let profile = LoadProfile()
@@ -15,6 +15,7 @@ public final class LoadProfile: FeaturesObserver, @unchecked Sendable {
   private struct State {
     var loads: [LoadEvent] = []
     var starts: [StartEvent] = []
+    var renewals: [RenewalEvent] = []
   }
 
   /// An empty profile.
@@ -30,11 +31,20 @@ public final class LoadProfile: FeaturesObserver, @unchecked Sendable {
     state.withLock { $0.starts.append(start) }
   }
 
+  /// Keeps `renewal`.
+  public func renewed(_ renewal: RenewalEvent) {
+    state.withLock { $0.renewals.append(renewal) }
+  }
+
   /// Every load so far, in the order they ended.
   public var loads: [LoadEvent] { state.withLock { $0.loads } }
 
   /// Every start so far, in the order they ended.
   public var starts: [StartEvent] { state.withLock { $0.starts } }
+
+  /// Every renewal so far (``Features/refresh(_:context:file:line:)`` or an expired instance), in
+  /// the order they ended.
+  public var renewals: [RenewalEvent] { state.withLock { $0.renewals } }
 
   /// The loads as a tree by who requested them, each with its implementation, branch and
   /// duration (its own requests included), siblings slowest first.
@@ -54,6 +64,15 @@ public final class LoadProfile: FeaturesObserver, @unchecked Sendable {
   /// ├─ Database.live(): 20.02 ms
   /// │  └─ Config.live() in Root: 1.20 ms
   /// └─ before serving (App/Main.swift:12): 5.01 ms
+  /// ```
+  ///
+  /// Renewals come last, in the order they ended: what caused each, how long its teardowns took, and
+  /// what it renewed, dependents first. The loads that replaced them are among the loads above.
+  ///
+  /// ```
+  /// a refresh at App/Session.swift:40 renewed 2 instances: 0.40 ms
+  /// ├─ ApiClient (ApiClient.live()) in Root › SessionScope(Session(user: "ann"))
+  /// └─ AuthToken (AuthToken.live()) in Root › SessionScope(Session(user: "ann"))
   /// ```
   public func report() -> String {
     let forest = LoadForest(loads)
@@ -85,14 +104,28 @@ public final class LoadProfile: FeaturesObserver, @unchecked Sendable {
     for (position, root) in forest.roots.enumerated() {
       forest.emit(root, prefix: "", isLast: position == forest.roots.count - 1, into: &lines)
     }
+    for renewal in renewals {
+      let failures =
+        switch renewal.failures {
+        case 0: ""
+        case 1: ", 1 teardown failed"
+        default: ", \(renewal.failures) teardowns failed"
+        }
+      lines.append("\(renewal.headline): \(milliseconds(renewal.duration))\(failures)")
+      for (position, renewed) in renewal.renewed.enumerated() {
+        lines.append((position == renewal.renewed.count - 1 ? "└─ " : "├─ ") + renewed.description)
+      }
+    }
     return lines.joined(separator: "\n")
   }
 
-  /// The loads as Chrome trace-event JSON (complete events, microseconds from the first load);
-  /// each tree of loads has a track of its own, so nested loads nest.
+  /// The loads and renewals as Chrome trace-event JSON (complete events, microseconds from the
+  /// first); each tree of loads has a track of its own, so nested loads nest, and renewals share
+  /// one track after them (category `renewal`, with what each renewed in its `args`).
   public func chromeTrace() -> String {
     let forest = LoadForest(loads)
-    guard let origin = forest.loads.map(\.start).min() else {
+    let renewals = renewals
+    guard let origin = (forest.loads.map(\.start) + renewals.map(\.start)).min() else {
       return JSONValue.object([("traceEvents", .array([]))]).text(pretty: false)
     }
     var events: [JSONValue] = []
@@ -115,6 +148,22 @@ public final class LoadProfile: FeaturesObserver, @unchecked Sendable {
       for child in forest.children[index] { emit(child, track: track) }
     }
     for (track, root) in forest.roots.enumerated() { emit(root, track: track + 1) }
+    for renewal in renewals {
+      events.append(
+        .object([
+          ("name", .string(renewal.headline)), ("cat", .string("renewal")), ("ph", .string("X")),
+          ("ts", .number(microseconds(renewal.start - origin))),
+          ("dur", .number(max(1, microseconds(renewal.duration)))), ("pid", .number(1)),
+          ("tid", .number(forest.roots.count + 1)),
+          (
+            "args",
+            .object([
+              ("renewed", .array(renewal.renewed.map { .string($0.description) })),
+              ("failures", .number(renewal.failures)),
+            ])
+          ),
+        ]))
+    }
     return JSONValue.object([("traceEvents", .array(events)), ("displayTimeUnit", .string("ms"))]).text(pretty: false)
   }
 }
@@ -160,6 +209,18 @@ private struct LoadForest {
     let slowestFirst = { (lhs: Int, rhs: Int) in byStart[lhs].duration > byStart[rhs].duration }
     roots.sort(by: slowestFirst)
     for index in children.indices { children[index].sort(by: slowestFirst) }
+  }
+}
+
+extension RenewalEvent {
+  /// `a refresh at App/Session.swift:40 renewed 2 instances`, `an expiry renewed 1 instance`.
+  fileprivate var headline: String {
+    let cause =
+      switch cause {
+      case .refresh(let location): "a refresh at \(location)"
+      case .expired: "an expiry"
+      }
+    return "\(cause) renewed \(renewed.count) \(renewed.count == 1 ? "instance" : "instances")"
   }
 }
 

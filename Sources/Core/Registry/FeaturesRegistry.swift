@@ -1,6 +1,6 @@
 /// The registrations of one scope: static values (at the root), loaders, and nested scopes.
 ///
-/// You receive a registry in ``FeaturesRoot(observer:file:line:_:)`` and in
+/// You receive a registry in ``FeaturesRoot(observer:clock:file:line:_:)`` and in
 /// ``defineScope(_:file:line:_:)``. Register each feature once per scope: a second registration of
 /// the same feature in the same scope is a conflict. Both registrations are reported at once (a
 /// test failure in tests, standard error otherwise) and every request for that feature in that

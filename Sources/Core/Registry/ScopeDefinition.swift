@@ -104,6 +104,22 @@ package final class ScopeDefinition: Sendable {
     ) { _, _ in source.children.values.map { ScopeDefinition(unobserved: $0) } }
   }
 
+  /// `source` and its nested scopes as they are, with the same observer, aging instances on
+  /// `renewals`' clock: the definitions of a copy of a tree that a test gives a clock of its own.
+  ///
+  /// - Parameter copies: Collects each copy by the identifier of the definition it copies.
+  convenience init(
+    copying source: ScopeDefinition, renewals: TreeRenewals, copies: inout [ObjectIdentifier: ScopeDefinition]
+  ) {
+    self.init(
+      scope: source.scope, location: source.location, bindings: source.bindings, startWork: source.startWork,
+      properties: source.properties,
+      table: source.table, parentPath: Array(source.scopePath.dropLast()), origin: nil, observer: source.observer,
+      renewals: renewals
+    ) { _, _ in source.children.values.map { ScopeDefinition(copying: $0, renewals: renewals, copies: &copies) } }
+    copies[ObjectIdentifier(source)] = self
+  }
+
   private init(
     scope: any FeaturesScope.Type, location: SourceLocation?, bindings: [Binding], startWork: [StartWork],
     properties: [UInt: RegistryPropertyValue],

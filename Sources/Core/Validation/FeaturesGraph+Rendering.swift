@@ -1,7 +1,8 @@
 extension FeaturesGraph {
   /// The graph as a Mermaid flowchart: scopes are nested subgraphs; a static feature is a
   /// rectangle, a cacheable a stadium, a cacheable per context a subroutine box, a disposable a
-  /// parallelogram, an undefined feature a red hexagon; problem edges are dotted and red.
+  /// parallelogram, an undefined feature a red hexagon; problem edges are dotted and red. A
+  /// cacheable's label gives its time-to-live, if it has one.
   public func mermaid() -> String {
     var lines = ["flowchart LR"]
     lines += clusters(
@@ -63,9 +64,10 @@ extension FeaturesGraph {
 
   /// The graph as JSON:
   /// `{"scopes": [{"id", "path", "parent"}], "nodes": [{"id", "feature", "kind", "async",
-  /// "implementation", "location", "scope"}], "edges": [{"from", "to", "location", "problem"}]}`.
-  /// `kind` is `static`, `disposable`, `cacheable`, `cacheablePerContext` or `null` (undefined);
-  /// locations are `"file:line"` strings.
+  /// "implementation", "location", "scope", "timeToLiveMilliseconds"}], "edges": [{"from", "to",
+  /// "location", "problem"}]}`. `kind` is `static`, `disposable`, `cacheable`, `cacheablePerContext`
+  /// or `null` (undefined); locations are `"file:line"` strings; `timeToLiveMilliseconds` is a
+  /// cacheable's time-to-live in whole milliseconds, or `null`.
   ///
   /// - Parameter pretty: Indent with two spaces, one member a line (`false` gives one line).
   public func json(pretty: Bool = true) -> String {
@@ -88,6 +90,7 @@ extension FeaturesGraph {
               ("id", .string($0.id)), ("feature", .string($0.feature)), ("kind", optional($0.kind?.jsonName)),
               ("async", .bool($0.isAsync)), ("implementation", optional($0.implementation)),
               ("location", optional($0.location?.description)), ("scope", optional($0.scope)),
+              ("timeToLiveMilliseconds", $0.timeToLive.map { .number($0.wholeMilliseconds) } ?? .null),
             ])
           })
       ),
@@ -128,13 +131,15 @@ extension FeaturesGraph {
     return lines
   }
 
-  /// `Greeter`, then `cacheable · Greeter.live()` on the next line; `undefined` for a missing one.
+  /// `Greeter`, then `cacheable · Greeter.live()` on the next line (`cacheable, time-to-live 1 h ·
+  /// AuthToken.live()` with a time-to-live); `undefined` for a missing one.
   private func nodeLabel(_ node: Node, lineBreak: String) -> String {
     guard let kind = node.kind, let implementation = node.implementation else {
       return "\(node.feature)\(lineBreak)undefined"
     }
     let lifetime = kind == .cacheablePerContext ? "cacheable per context" : kind.name
-    return "\(node.feature)\(lineBreak)\(lifetime)\(node.isAsync ? ", async" : "") · \(implementation)"
+    let timeToLive = node.timeToLive.map { ", time-to-live \($0.rendered)" } ?? ""
+    return "\(node.feature)\(lineBreak)\(lifetime)\(node.isAsync ? ", async" : "")\(timeToLive) · \(implementation)"
   }
 }
 

@@ -34,6 +34,9 @@ public struct FeaturesGraph: Sendable, Hashable {
     public let location: SourceLocation?
     /// The cluster of the scope that registers it; `nil` for an undefined feature.
     public let scope: String?
+    /// How long a cached instance serves before the first request that finds it older renews it:
+    /// the `timeToLive:` of a cacheable's loader; `nil` without one.
+    public let timeToLive: Duration?
   }
 
   /// A request a loader made: from its registration to what serves the request.

@@ -316,7 +316,7 @@ struct ValidationWalk {
           .init(
             id: id, feature: String(describing: registration.feature), kind: Features.Which.Kind(registration.lifetime),
             isAsync: registration.isAsync, implementation: registration.implementation, location: binding.site,
-            scope: scope.id))
+            scope: scope.id, timeToLive: registration.lifetime.isCached ? registration.timeToLive : nil))
       }
     }
     var undefined: [String: String] = [:]
@@ -340,7 +340,9 @@ struct ValidationWalk {
             let id = "u\(undefined.count)"
             undefined[feature] = id
             nodes.append(
-              .init(id: id, feature: feature, kind: nil, isAsync: false, implementation: nil, location: nil, scope: nil)
+              .init(
+                id: id, feature: feature, kind: nil, isAsync: false, implementation: nil, location: nil, scope: nil,
+                timeToLive: nil)
             )
             return id
           }()

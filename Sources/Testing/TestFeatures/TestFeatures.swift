@@ -13,12 +13,14 @@ import Arbor
 /// Calling a placeholder member that was not patched records a test failure naming the member
 /// (`Unimplemented: Clock.now`) and where its placeholder is written.
 ///
+/// Nothing in it is loaded by a registered loader, so a refresh of any feature renews nothing.
+///
 /// Patches live in the container, not in a global: each test makes its own container, so tests that
 /// run in parallel never see each other's patches, and closures that escape the test (tasks,
 /// callbacks) keep the patches of the container they captured. Branches of the container keep its
 /// patches; a patch made through any branch applies to the whole container.
 ///
-/// Named like a type, as ``/Arbor/FeaturesRoot(observer:file:line:_:)`` is, because it reads as one at
+/// Named like a type, as ``/Arbor/FeaturesRoot(observer:clock:file:line:_:)`` is, because it reads as one at
 /// the call site.
 ///
 /// ```swift
@@ -56,6 +58,12 @@ public func TestFeatures(file: StaticString = #fileID, line: UInt = #line) -> Fe
 /// the copy never reach the original, nor the original's later sets the copy. When `features` is itself a test container, the copy
 /// starts with its patches.
 ///
+/// Instances with a time-to-live age on the tree's clock: give the tree a ``TestClock``
+/// (`FeaturesRoot(clock: clock)`), or the copy one of its own with
+/// ``TestFeatures(_:clock:file:line:)``, to expire them when the test advances it.
+/// ``/Arbor/Features/refresh(_:file:line:)-7kuel`` renews the copy's instances, never the tree's; a
+/// patched feature renews nothing.
+///
 /// ```swift
 /// let features = TestFeatures(root)
 /// features.patch(\Printer.print, with: { line in printed.withLock { $0.append(line) } })
@@ -69,7 +77,42 @@ public func TestFeatures(file: StaticString = #fileID, line: UInt = #line) -> Fe
 ///   - line: Where the copy is made; captured for you.
 /// - Returns: The copy, at the same branch as `features`.
 public func TestFeatures(_ features: Features, file: StaticString = #fileID, line: UInt = #line) -> Features {
-  let location = SourceLocation(fileID: file, line: line)
+  copy(features, at: SourceLocation(fileID: file, line: line), definitions: { $0 })
+}
+
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// A test copy of a real tree whose instances age on a clock of the test's: the copy of
+/// ``TestFeatures(_:file:line:)``, with instances that have a time-to-live expiring when `clock` says.
+///
+/// The tree's own clock, and its instances, are untouched: use it to test the time-to-live of a tree
+/// that an app builds with the default `ContinuousClock`. A ``TestClock`` moves only when the test
+/// advances it.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let features = TestFeatures(AppTree.root(), clock: clock)
+/// let first: AuthToken = try features.instance()
+/// clock.advance(by: .seconds(3600))
+/// let renewed: AuthToken = try features.instance()  // expired: loaded anew
+/// ```
+///
+/// - Parameters:
+///   - features: The tree (or a branch of it) to copy.
+///   - clock: What the copy's instances with a time-to-live age on, from the moment of the copy.
+///   - file: Where the copy is made; captured for you.
+///   - line: Where the copy is made; captured for you.
+/// - Returns: The copy, at the same branch as `features`.
+public func TestFeatures(
+  _ features: Features, clock: some Clock<Duration>, file: StaticString = #fileID, line: UInt = #line
+) -> Features {
+  copy(features, at: SourceLocation(fileID: file, line: line)) { ScopeDefinition.reclocked($0, clock: clock) }
+}
+
+/// Copies the branches on the path to `features`, each made with the definition `definitions` gives
+/// for the original's (the path's, root first).
+private func copy(
+  _ features: Features, at location: SourceLocation, definitions: ([ScopeDefinition]) -> [ScopeDefinition]
+) -> Features {
   TestReporter.install(at: location)
   let copy: Branch
   do {
@@ -84,8 +127,9 @@ public func TestFeatures(_ features: Features, file: StaticString = #fileID, lin
         step = current.parent
       }
       var copy: Branch?
-      for branch in path.reversed() {
-        copy = Branch(definition: branch.definition, parent: copy, path: branch.path, overrides: overrides)
+      let originals = Array(path.reversed())
+      for (branch, definition) in zip(originals, definitions(originals.map(\.definition))) {
+        copy = Branch(definition: definition, parent: copy, path: branch.path, overrides: overrides)
         copy!.copyProperties(from: branch)
       }
       overrides.closesCopiedAncestors(from: copy!)  // the path holds at least `original`
