@@ -28,11 +28,29 @@ struct LoadKey: Hashable, Sendable {
 }
 
 /// A context value as a dictionary key.
-// Sendable: it only wraps a feature's `Context`, which is `Sendable`.
+///
+/// One reference: a key without a context (`nil`) is a null word, which copies without touching a
+/// reference count, so that keys and the records made of them stay cheap to copy.
 struct ContextKey: Hashable, @unchecked Sendable {
-  let value: AnyHashable
+  // Sendable: it only wraps a feature's `Context`, which is `Sendable`.
+  private final class Storage {
+    let value: AnyHashable
+
+    init(_ value: AnyHashable) {
+      self.value = value
+    }
+  }
+
+  private let storage: Storage
 
   init(_ value: AnyHashable) {
-    self.value = value
+    storage = Storage(value)
   }
+
+  /// The context.
+  var value: AnyHashable { storage.value }
+
+  static func == (lhs: ContextKey, rhs: ContextKey) -> Bool { lhs.storage === rhs.storage || lhs.value == rhs.value }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
