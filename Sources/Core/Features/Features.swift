@@ -218,16 +218,9 @@ public struct Features: @unchecked Sendable {
     if let branch = retainedBranch {
       return try branch._withUnsafeGuaranteedRef { try $0.resolve(feature, context: context, at: location) }
     }
-    return try resolveAsLoader(feature, context: context, at: location)
-  }
-
-  /// ``resolve(_:context:at:)`` through a loader's features, or user features below a tether.
-  ///
-  /// A loader's features: the thread's state answers whether the branch is borrowed, and then
-  /// serves the load, if the request is one. What the request receives is recorded for the load
-  /// (see ``Branch/recordReceived(_:context:epoch:thread:)``).
-  @inlinable @inline(never)
-  func resolveAsLoader<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
+    // A loader's features: the thread's state answers whether the branch is borrowed, and then
+    // serves the load, if the request is one. What the request receives is recorded for the load
+    // (see ``Branch/recordReceived(_:context:epoch:thread:)``).
     let thread = LoadingThread.currentReference
     let epoch = anchor == nil ? nil : thread._withUnsafeGuaranteedRef { Self.renewalEpoch(recordingOn: $0) }
     if let anchor, thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
