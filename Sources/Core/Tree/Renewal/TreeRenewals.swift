@@ -41,8 +41,16 @@ package final class TreeRenewals: Sendable {
     passes.add(1, ordering: .acquiringAndReleasing).newValue
   }
 
+  /// Whether the task runs inside a refresh's turn (its teardowns, or a refresh they make).
+  @TaskLocal private static var holdsTurn = false
+
   /// Runs `body` once no other refresh of the tree runs: refreshes renew one after another.
+  ///
+  /// A refresh made where waiting for the turn could wait for itself runs at once: from inside a
+  /// refresh's turn (a teardown that refreshes), or from inside a load (which a refresh holding the
+  /// turn may be waiting for).
   func inTurn<R>(_ body: () async throws -> R) async rethrows -> R {
+    if Self.holdsTurn || AsyncFrame.currentIfAny != nil { return try await body() }
     await withCheckedContinuation { continuation in
       let isFree = turn.withLock { turn in
         if !turn.isTaken {
@@ -65,6 +73,6 @@ package final class TreeRenewals: Sendable {
       }
       next?.resume()
     }
-    return try await body()
+    return try await Self.$holdsTurn.withValue(true) { try await body() }
   }
 }
