@@ -18,7 +18,12 @@ import Testing
     let log = Collected<String>()
     let rootBox = Collected<Features>()
     let root = FeaturesRoot { registry in
-      registry.use(.cacheable { _ in Client(token: 0) } teardown: { _ in log.append("down client") })
+      registry.use(
+        .cacheable { _ in
+          Client(token: 0)
+        } teardown: { _ in
+          log.append("down client")
+        })
       registry.use(
         .cacheable { _ in
           Token(value: 1)
