@@ -14,6 +14,19 @@ package final class TreeRenewals: Sendable {
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
+  /// The turn a refresh holds, seen by the work it runs (its teardowns): a refresh made there is
+  /// part of it, and runs in its turn instead of waiting for it to end, which it never would.
+  private final class HeldTurn: Sendable {
+    let renewals: ObjectIdentifier
+    let isHeld = Atomic<Bool>(true)
+
+    init(_ renewals: TreeRenewals) {
+      self.renewals = ObjectIdentifier(renewals)
+    }
+  }
+
+  @TaskLocal private static var heldTurn: HeldTurn?
+
   /// Counts the renewal passes of every tree in the process. A load reads it before each request it
   /// makes; a pass forgets instances, then moves it on, so a request that read an earlier count may
   /// have received an instance the pass forgot, and one that read a later count cannot have.
@@ -41,8 +54,12 @@ package final class TreeRenewals: Sendable {
     passes.add(1, ordering: .acquiringAndReleasing).newValue
   }
 
-  /// Runs `body` once no other refresh of the tree runs: refreshes renew one after another.
+  /// Runs `body` once no other refresh of the tree runs: refreshes renew one after another. A
+  /// refresh made while the caller's task holds the turn (by a teardown a refresh runs) runs at once.
   func inTurn<R>(_ body: () async throws -> R) async rethrows -> R {
+    if let held = Self.heldTurn, held.renewals == ObjectIdentifier(self), held.isHeld.load(ordering: .acquiring) {
+      return try await body()
+    }
     await withCheckedContinuation { continuation in
       let isFree = turn.withLock { turn in
         if !turn.isTaken {
@@ -54,7 +71,9 @@ package final class TreeRenewals: Sendable {
       }
       if isFree { continuation.resume() }
     }
+    let held = HeldTurn(self)
     defer {
+      held.isHeld.store(false, ordering: .releasing)
       // The turn passes straight to the next waiter, which finds it taken for itself.
       let next = turn.withLock { turn -> CheckedContinuation<Void, Never>? in
         guard !turn.waiters.isEmpty else {
@@ -65,6 +84,6 @@ package final class TreeRenewals: Sendable {
       }
       next?.resume()
     }
-    return try await body()
+    return try await Self.$heldTurn.withValue(held) { try await body() }
   }
 }
