@@ -236,4 +236,36 @@ import Testing
     try await tree.root.close()
     #expect(ledger.doubleTeardowns.all.isEmpty)
   }
+
+  @Test func aSessionsOwnImplementationIsRenewedApartFromTheRootsOne() async throws {
+    let ledger = RenewalLedger()
+    let root = FeaturesRoot { registry in
+      registry.use(ledger.cacheable(Credential.self))
+      registry.use(ledger.cacheable(Settings.self) { _ = try $0.instance(of: Credential.self) })
+      registry.defineScope(SessionScope.self) { registry in
+        // The session's own credential: its client is built on it, not on the root's.
+        registry.use(ledger.cacheable(Credential.self))
+        registry.use(ledger.cacheable(ApiClient.self) { _ = try $0.instance(of: Credential.self) })
+      }
+    }
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    try synchronously {
+      _ = try session.instance(of: ApiClient.self)
+      _ = try session.instance(of: Settings.self)
+    }
+
+    #expect(
+      try await root.refresh(Credential.self).map(\.description) == [
+        "Settings (Settings.live()) in Root", "Credential (Credential.live()) in Root",
+      ])
+    #expect(
+      try await session.refresh(Credential.self).map(\.description) == [
+        "ApiClient (ApiClient.live()) in \(Self.ann)", "Credential (Credential.live()) in \(Self.ann)",
+      ])
+    #expect(
+      ledger.entries("down ") == [
+        "down Settings 1", "down Credential 1", "down ApiClient@ann 1", "down Credential@ann 1",
+      ])
+    try await root.close()
+  }
 }
