@@ -12,6 +12,8 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
     var branch: Branch?
     /// The cached instances the load received from its requests.
     var dependencies: [Dependency] = []
+    /// The instance one of its requests found expired and renewed.
+    var renewedByRequest: RenewedByRequest?
   }
 
   private let state: Lock<State>
@@ -39,7 +41,14 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
   }
 
   override func record(_ dependency: Dependency) -> Bool {
-    state.withLock { $0.dependencies.append(dependency) }
+    state.withLock { state in
+      state.dependencies.append(state.renewedByRequest?.adjusting(dependency) ?? dependency)
+    }
+    return true
+  }
+
+  override func note(_ renewed: RenewedByRequest) -> Bool {
+    state.withLock { $0.renewedByRequest = renewed }
     return true
   }
 

@@ -31,6 +31,12 @@ class AsyncLoadNode: WaitGraph.Node, @unchecked Sendable {
   /// - Returns: Whether the load keeps it: a cacheable's does, the node of a disposable does not.
   func record(_ dependency: Dependency) -> Bool { false }
 
+  /// Notes that a request of the load found an instance expired and renewed it (see
+  /// ``LoadingThread/renewedByRequest``).
+  ///
+  /// - Returns: Whether the load keeps it: a cacheable's does.
+  func note(_ renewed: RenewedByRequest) -> Bool { false }
+
   /// The requests and the closes suspended until the load ends: read by ``Branch/waits``, a test
   /// hook.
   var waits: (requests: Int, closes: Int) { (0, 0) }

@@ -42,6 +42,9 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var dependencyCount = 0
   /// How many cacheable loads are on this path: requests record what they receive while one is.
   @exclusivity(unchecked) @usableFromInline var cachingLoads = 0
+  /// The instance a request on this path found expired and renewed, with the renewal's epoch: the
+  /// request receives the new instance, which its record must not take for the old one.
+  @exclusivity(unchecked) var renewedByRequest: RenewedByRequest?
 
   /// How deep a path is walked frame by frame; frames from this depth up are indexed.
   @usableFromInline static var shallowDepth: Int { 24 }

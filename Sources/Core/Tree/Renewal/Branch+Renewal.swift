@@ -237,6 +237,15 @@ extension Branch {
   func renewExpired(_ key: LoadKey) {
     guard let target = forget(key, isLetGo: true) else { return }
     var renewal = Renewal(target)
+    // The request that found it expired receives the new instance: a cacheable it loads for is
+    // built on that one, not on the expired one.
+    let renewed = RenewedByRequest(instance: target.instance, epoch: renewal.targetEpoch)
+    let thread = LoadingThread.current
+    if thread.cachingLoads != 0 {
+      thread.renewedByRequest = renewed
+    } else {
+      _ = AsyncFrame.currentIfAny?.load.note(renewed)
+    }
     let subtree = openSubtree()
     renewal.forgetDependents(in: subtree.branches)
     Task {

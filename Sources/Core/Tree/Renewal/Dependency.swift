@@ -19,3 +19,16 @@ struct LoadRecord: Sendable {
   let key: LoadKey
   let dependencies: [Dependency]
 }
+
+/// An instance a request found expired and renewed itself, and the epoch of the renewal's first
+/// pass: the request then received the new instance.
+struct RenewedByRequest: Sendable {
+  let instance: CachedInstance
+  let epoch: UInt64
+
+  /// `dependency`, taken as received after this renewal if it is of the renewed instance.
+  func adjusting(_ dependency: Dependency) -> Dependency {
+    guard dependency.instance == instance else { return dependency }
+    return Dependency(instance: instance, epoch: max(epoch, dependency.epoch))
+  }
+}

@@ -32,13 +32,15 @@ extension LoadingThread {
     return taken
   }
 
-  /// Records that the innermost cacheable load on this path received `dependency`.
+  /// Records that the innermost cacheable load on this path received `dependency`: as received
+  /// after a renewal this path's own request made (``renewedByRequest``), if it is of that
+  /// instance.
   ///
   /// - Returns: Whether a cacheable load on this path took it; when none runs here, the caller
   ///   looks for an async one.
   func record(_ dependency: Dependency) -> Bool {
     guard cachingLoads > 0 else { return false }
-    dependencies.append(dependency)
+    dependencies.append(renewedByRequest?.adjusting(dependency) ?? dependency)
     dependencyCount += 1
     return true
   }

@@ -12,6 +12,9 @@ struct Renewal {
     endPass()
   }
 
+  /// The epoch of the pass that forgot the instance this renewal started with.
+  var targetEpoch: UInt64 { epochs[forgotten[0].instance] ?? 0 }
+
   /// Whether a load that received `dependency` may have received an instance this renewal forgot.
   private func isStale(_ dependency: Dependency) -> Bool {
     guard let forgottenAt = epochs[dependency.instance] else { return false }
