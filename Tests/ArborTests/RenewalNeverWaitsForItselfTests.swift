@@ -1,4 +1,5 @@
 import Arbor
+import ArborDiagnostics
 import Testing
 
 /// A refresh made where waiting for the tree's refresh turn would wait for itself runs at once:
@@ -16,7 +17,9 @@ import Testing
 
   @Test func aTeardownThatRefreshesAnotherFeatureEnds() async throws {
     let log = Collected<String>()
-    let rootBox = Collected<Features>()
+    // The root, for the teardown to refresh through; let go of at the end, since the root's
+    // registrations keep the teardown.
+    let rootBox = Lock<Features?>.make(nil)
     let root = FeaturesRoot { registry in
       registry.use(
         .cacheable { _ in
@@ -30,10 +33,11 @@ import Testing
         } teardown: { _ in
           log.append("down token")
           // Renews another feature from inside this refresh's teardown.
-          _ = try await rootBox.all.first?.refresh(Client.self)
+          _ = try await rootBox.withLock { $0 }?.refresh(Client.self)
         })
     }
-    rootBox.append(root)
+    rootBox.withLock { $0 = root }
+    defer { rootBox.withLock { $0 = nil } }
     _ = try synchronously { (try root.instance(of: Token.self), try root.instance(of: Client.self)) }
     let renewed = try await withTimeout { try await root.refresh(Token.self) }
     #expect(renewed.map(\.feature) == ["Token"])
