@@ -29,7 +29,7 @@ extension Branch {
   /// Records that the instance just cached here under `key` was built from `dependencies`.
   func recordLoad(_ key: LoadKey, dependencies: [Dependency]) {
     guard !dependencies.isEmpty else { return }
-    state.withLock { $0.held.records.append(LoadRecord(key: key, dependencies: dependencies)) }
+    state.withLock { $0.held.record(key, dependencies: dependencies) }
   }
 
   /// Records what the load of `feature` (a cacheable without a context), just cached here,
@@ -75,12 +75,11 @@ extension Branch {
     if binding.registration.teardown != nil {
       record(Self.teardown(of: instance, context: context, binding: binding), in: &state)
     }
-    if !dependencies.isEmpty { state.held.records.append(LoadRecord(key: key, dependencies: dependencies)) }
+    state.held.record(key, dependencies: dependencies)
   }
 
   /// Loads, once, or reads the instance of a cacheable this branch holds under its lock (see
-  /// ``holds(_:entry:)``); an expired one is renewed first, with its dependents.
-  ///
+  /// ``holds(_:entry:in:)``); an expired one is renewed first, with its dependents.
   func loadHeld<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, key: LoadKey,
     at location: SourceLocation

@@ -42,6 +42,11 @@ struct HeldInstances {
     return .found(held.box)
   }
 
+  /// Records that the instance just cached under `key` was built from `dependencies`, if any.
+  mutating func record(_ key: LoadKey, dependencies: [Dependency]) {
+    if !dependencies.isEmpty { records.append(LoadRecord(key: key, dependencies: dependencies)) }
+  }
+
   /// Lets go of the record of the instance cached under `key`, if it has one.
   mutating func removeRecord(of key: LoadKey) {
     if let index = records.firstIndex(where: { $0.key == key }) { records.remove(at: index) }
