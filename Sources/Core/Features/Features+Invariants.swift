@@ -13,4 +13,11 @@ extension Features {
   package var waits: (requestsForLoads: Int, closesForLoads: Int, closesForTheClose: Int) {
     (try? withBranch(at: SourceLocation()) { $0.waits }) ?? (0, 0, 0)
   }
+
+  /// A test hook: how many closes of this branch wait for renewals to tear down what they forgot
+  /// here; none when the branch is gone.
+  package var closesWaitingForRenewals: Int {
+    (try? withBranch(at: SourceLocation()) { $0.existingState?.withLock { $0.held.closesWaitingForRenewals.count } })
+      .flatMap { $0 } ?? 0
+  }
 }

@@ -332,6 +332,8 @@ extension Branch {
   /// newest first. A teardown that throws does not stop the others.
   private func tearDown() async -> [TeardownFailed.Failure] {
     await waitForLoadsInFlight()
+    // Instances renewals forgot here are theirs to tear down; the close ends after them.
+    await waitForTeardownsOfRenewals()
     let teardowns = state.withLock { state in
       defer { state.teardowns = [] }
       return state.teardowns
@@ -422,13 +424,16 @@ extension Branch {
   /// Ends the close of this branch with its outcome, for every caller waiting for it.
   ///
   /// - Parameter onlyIfNothingToTearDown: Whether to end it only when no teardown is recorded and
-  ///   no async load or load of a held instance is in flight, checked under the lock they are
-  ///   recorded under.
+  ///   no async load or load of a held instance is in flight, and no renewal's teardown of an
+  ///   instance forgotten here is left, checked under the lock they are recorded under.
   /// - Returns: Whether the close ended.
   @discardableResult
   private func finishClose(with failures: [TeardownFailed.Failure], onlyIfNothingToTearDown: Bool = false) -> Bool {
     let waiters = state.withLock { state -> [CheckedContinuation<[TeardownFailed.Failure], Never>]? in
-      if onlyIfNothingToTearDown, !state.teardowns.isEmpty || !state.asyncLoads.isEmpty || !state.held.loads.isEmpty {
+      if onlyIfNothingToTearDown,
+        !state.teardowns.isEmpty || !state.asyncLoads.isEmpty || !state.held.loads.isEmpty
+          || state.held.teardownsOfRenewals != 0
+      {
         return nil
       }
       return state.lifecycle.finishClose(with: failures)
@@ -448,6 +453,7 @@ extension Branch {
     // left this branch closed, which the lifecycle answers first.
     let isPartOfTheClose =
       ClosesInTask.current?.contains(self) == true || ClosesInTask.currentTaskLoads(below: self)
+      || TreeRenewals.tearsDown(in: self)
     return await withCheckedContinuation { continuation in
       let ready = state.withLock { state -> [TeardownFailed.Failure]? in
         if isPartOfTheClose, !state.lifecycle.hasEnded { return [] }

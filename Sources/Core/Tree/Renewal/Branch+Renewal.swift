@@ -196,6 +196,8 @@ extension Branch {
   private func forgotten(_ key: LoadKey, binding: Binding, in state: inout State) -> ForgottenInstance {
     let teardown = state.teardowns.firstIndex { $0.key == key }.map { state.teardowns.remove(at: $0) }
     state.held.removeRecord(of: key)
+    // Until the renewal ran it (``renewalTeardownRan()``), a close of this branch waits.
+    state.held.teardownsOfRenewals += 1
     return ForgottenInstance(
       instance: CachedInstance(branch: ObjectIdentifier(self), key: key), branch: self,
       registration: binding.registration, context: key.context, teardown: teardown)
@@ -276,14 +278,38 @@ extension Branch {
       }
     } while renewal.forgetDependents(in: subtree.branches)
     var failures: [TeardownFailed.Failure] = []
-    for forgotten in renewal.forgotten.reversed() {
-      guard let teardown = forgotten.teardown else { continue }
-      if let failure = await forgotten.branch.run(teardown) { failures.append(failure) }
+    // A close that these teardowns make of a branch they tear down in must not wait for them.
+    await TreeRenewals.tearingDown(in: Set(renewal.forgotten.map(\.instance.branch))) {
+      for forgotten in renewal.forgotten.reversed() {
+        if let teardown = forgotten.teardown, let failure = await forgotten.branch.run(teardown) {
+          failures.append(failure)
+        }
+        forgotten.branch.renewalTeardownRan()
+      }
     }
     let renewed = renewal.forgotten.reversed().map(RenewedInstance.init)
     definition.observer?.renewed(
       RenewalEvent(cause: cause, renewed: renewed, start: start, duration: .now - start, failures: failures.count))
     return Renewal.Ended(renewed: renewed, failures: failures)
+  }
+
+  /// Counts down the teardowns of renewals still to run here, and resumes the closes waiting for
+  /// them once none is left.
+  func renewalTeardownRan() {
+    let closes = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.held.teardownsOfRenewals -= 1
+      guard state.held.teardownsOfRenewals == 0 else { return [] }
+      defer { state.held.closesWaitingForRenewals = [] }
+      return state.held.closesWaitingForRenewals
+    }
+    for close in closes { close.resume() }
+  }
+
+  /// Waits until the renewals that forgot instances here have run their teardowns: a close does,
+  /// unless the task runs those teardowns itself (one of them closes this branch).
+  func waitForTeardownsOfRenewals() async {
+    guard let state = existingState, !TreeRenewals.tearsDown(in: self) else { return }
+    await state.suspend(until: { $0.held.teardownsOfRenewals == 0 }, waitingIn: \.held.closesWaitingForRenewals)
   }
 
   /// This branch and its open descendants, parents first, each held until the subtree is released.

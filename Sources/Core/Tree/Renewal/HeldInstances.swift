@@ -23,6 +23,11 @@ struct HeldInstances {
   /// The cached instances (in place or held) whose loads received others, in the order they were
   /// cached.
   var records: [LoadRecord] = []
+  /// How many instances renewals forgot here whose teardowns have not run yet: a close waits for
+  /// them, so that every instance is torn down when it returns.
+  var teardownsOfRenewals = 0
+  /// The closes waiting for those teardowns.
+  var closesWaitingForRenewals: [CheckedContinuation<Void, Never>] = []
 
   /// What a lookup of a held instance found.
   enum Lookup {

@@ -44,6 +44,20 @@ package final class TreeRenewals: Sendable {
   /// Whether the task runs inside a refresh's turn (its teardowns, or a refresh they make).
   @TaskLocal private static var holdsTurn = false
 
+  /// The branches whose forgotten instances the task's renewal tears down now.
+  @TaskLocal private static var branchesTornDown: Set<ObjectIdentifier> = []
+
+  /// Runs a renewal's teardowns of instances forgotten in `branches`.
+  static func tearingDown(in branches: Set<ObjectIdentifier>, _ body: () async -> Void) async {
+    await $branchesTornDown.withValue(branchesTornDown.union(branches)) { await body() }
+  }
+
+  /// Whether the task runs a renewal's teardowns in `branch`: a close of it that the task makes must
+  /// not wait for them.
+  static func tearsDown(in branch: Branch) -> Bool {
+    branchesTornDown.contains(ObjectIdentifier(branch))
+  }
+
   /// Runs `body` once no other refresh of the tree runs: refreshes renew one after another.
   ///
   /// A refresh made where waiting for the turn could wait for itself runs at once: from inside a
