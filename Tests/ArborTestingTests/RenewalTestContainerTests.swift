@@ -17,21 +17,6 @@ import Testing
     static var placeholder: Client { Client(token: -1) }
   }
 
-  /// A clock a test moves by hand.
-  final class HandClock: _Concurrency.Clock, Sendable {
-    struct Instant: InstantProtocol {
-      var sinceStart: Duration
-      func advanced(by duration: Duration) -> Instant { Instant(sinceStart: sinceStart + duration) }
-      func duration(to other: Instant) -> Duration { other.sinceStart - sinceStart }
-      static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.sinceStart < rhs.sinceStart }
-    }
-    private let reading = Mutex(Instant(sinceStart: .zero))
-    var now: Instant { reading.withLock { $0 } }
-    var minimumResolution: Duration { .nanoseconds(1) }
-    func move(by duration: Duration) { reading.withLock { $0 = $0.advanced(by: duration) } }
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws { move(by: now.duration(to: deadline)) }
-  }
-
   static func token(_ log: Lines, timeToLive: Duration? = nil) -> FeatureLoader {
     let serial = Mutex(0)
     return .cacheable(implementation: "live()", timeToLive: timeToLive) { _ in
@@ -47,7 +32,7 @@ import Testing
   }
 
   /// A token in the root; per session, a client built on it.
-  static func tree(_ log: Lines, clock: HandClock = HandClock(), timeToLive: Duration? = nil) -> Features {
+  static func tree(_ log: Lines, clock: TestClock = TestClock(), timeToLive: Duration? = nil) -> Features {
     FeaturesRoot(clock: clock) { registry in
       registry.use(token(log, timeToLive: timeToLive))
       registry.defineScope(SessionScope.self) { registry in
@@ -117,13 +102,13 @@ import Testing
 
   @Test func aCopyMeasuresAgesOnTheClockOfTheTreeItCopies() async throws {
     let log = Lines()
-    let clock = HandClock()
+    let clock = TestClock()
     let copy = TestFeatures(Self.tree(log, clock: clock, timeToLive: .seconds(60)))
     let session = try copy.branch(SessionScope.self, context: Session(user: "ann"))
     #expect(try await session.instance(of: Client.self).token == 1)
-    clock.move(by: .seconds(59))
+    clock.advance(by: .seconds(59))
     #expect(try await copy.instance(of: Token.self).serial == 1)
-    clock.move(by: .seconds(1))
+    clock.advance(by: .seconds(1))
     #expect(try await copy.instance(of: Token.self).serial == 2)
     #expect(try await session.instance(of: Client.self).token == 2)
     // The expired instances' teardowns run in a task of their own: waited for, a minute at most.
