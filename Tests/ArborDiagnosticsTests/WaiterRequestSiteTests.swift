@@ -1,3 +1,4 @@
+import ArborDiagnostics
 import Arbor
 import ArborDemoFeatures
 import ArborTestSupport
@@ -27,7 +28,7 @@ import Testing
     }
     let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
     let bob = try root.branch(SessionScope.self, context: Session(user: "bob"))
-    let errors = Mutex<[Int: String]>([:])
+    let errors = Lock<[Int: String]>.make([:])
     let lines = (first: #line + 7, second: #line + 11)
     let group = DispatchGroup()
     for index in 0..<2 {

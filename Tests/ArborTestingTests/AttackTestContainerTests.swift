@@ -1,3 +1,4 @@
+import ArborDiagnostics
 import ArborTesting
 import Foundation
 import Synchronization
@@ -44,7 +45,7 @@ import Testing
   @Test func copiesAndTheTreeLoadDerivedUnitsAtOnce() throws {
     let live = Live()
     let loads = Live()
-    let bad = Mutex<[String]>([])
+    let bad = Lock<[String]>.make([])
     do {
       let root = FeaturesRoot { registry in
         registry.defineScope(AtkSession.self) { _ in }

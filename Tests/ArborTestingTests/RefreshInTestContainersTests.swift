@@ -1,6 +1,6 @@
+import ArborDiagnostics
 import ArborDemoFeatures
 import ArborTesting
-import Synchronization
 import Testing
 
 /// `refresh` and time-to-live in test containers: a copy of a tree renews its own instances, with
@@ -19,7 +19,7 @@ import Testing
 
   /// How many tokens were loaded.
   final class Loads: Sendable {
-    private let count = Mutex(0)
+    private let count = Lock.make(0)
     func next() -> Int {
       count.withLock { count in
         count += 1

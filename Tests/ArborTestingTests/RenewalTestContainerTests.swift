@@ -1,6 +1,6 @@
+import ArborDiagnostics
 import ArborDemoFeatures
 import ArborTesting
-import Synchronization
 import Testing
 
 /// Refresh and time-to-live in test containers: a copy of a real tree renews what its own loaders
@@ -18,7 +18,7 @@ import Testing
   }
 
   static func token(_ log: Lines, timeToLive: Duration? = nil) -> FeatureLoader {
-    let serial = Mutex(0)
+    let serial = Lock.make(0)
     return .cacheable(implementation: "live()", timeToLive: timeToLive) { _ in
       let next = serial.withLock {
         $0 += 1

@@ -1,5 +1,5 @@
+import ArborDiagnostics
 import ArborTesting
-import Synchronization
 import Testing
 
 /// `TestClock` moves only when advanced, and wakes the sleeps whose deadline it reaches.
@@ -48,7 +48,7 @@ import Testing
   /// Whether `body`, run in a task of its own, ends within 30 seconds: a sleep that never wakes fails
   /// the test instead of hanging it. An error `body` throws is recorded.
   func ends(_ body: @escaping @Sendable () async throws -> Void) async throws -> Bool {
-    let ended = Mutex(false)
+    let ended = Lock.make(false)
     Task {
       do { try await body() } catch { Issue.record(error) }
       ended.withLock { $0 = true }

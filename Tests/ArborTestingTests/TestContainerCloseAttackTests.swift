@@ -1,3 +1,4 @@
+import ArborDiagnostics
 import ArborDemoFeatures
 import ArborTestSupport
 import ArborTesting
@@ -22,7 +23,7 @@ import Testing
   /// itself fails the test instead of hanging it.
   func ends(within seconds: Double = 30, _ body: @escaping @Sendable () async throws -> Void) async -> Bool {
     let ended = Atomic<Bool>(false)
-    let failure = Mutex<(any Error)?>(nil)
+    let failure = Lock<(any Error)?>.make(nil)
     Task {
       do { try await body() } catch { failure.withLock { $0 = error } }
       ended.store(true, ordering: .releasing)

@@ -1,7 +1,7 @@
+import ArborDiagnostics
 import Arbor
 import ArborDemoFeatures
 import ArborTestSupport
-import Synchronization
 import Testing
 
 /// Closing combined with the rest: closes that start first, closes from tasks a teardown starts,
@@ -121,7 +121,7 @@ import Testing
   @Test func aLaterCloseFromATaskATeardownStartedGetsTheOutcome() async throws {
     let log = Collected<String>()
     let firstCloseEnded = Flag()
-    let laterClose = Mutex<Task<String, Never>?>(nil)
+    let laterClose = Lock<Task<String, Never>?>.make(nil)
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(resource(log, { Pool(name: "pool") }, named: "pool", throwing: true))
@@ -277,7 +277,7 @@ import Testing
   /// A close called on the main actor whose teardown is isolated to the main actor ends, and the
   /// teardown runs there.
   @MainActor @Test func aCloseOnTheMainActorWithAMainActorTeardownEnds() async throws {
-    let ranOnMainActor = Mutex<Bool?>(nil)
+    let ranOnMainActor = Lock<Bool?>.make(nil)
     let root = FeaturesRoot { registry in
       registry.use(
         .cacheable { _ in
@@ -506,7 +506,7 @@ import Testing
       }
     }
     _ = try await root.instance(of: Pool.self)
-    let result = Mutex<String?>(nil)
+    let result = Lock<String?>.make(nil)
     #expect(
       await ends {
         let value = try await root.withBranch(SessionScope.self, context: Session(user: "ann")) { session in

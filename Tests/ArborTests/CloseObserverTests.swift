@@ -1,13 +1,13 @@
+import ArborDiagnostics
 import Arbor
 import ArborDemoFeatures
-import Synchronization
 import Testing
 
 /// An observer is told of every teardown (what, where, how long, how it ended) and of every branch
 /// closed, each after the branches below it.
 @Suite struct CloseObserverTests {
   final class Recorder: FeaturesObserver {
-    let events = Mutex<[String]>([])
+    let events = Lock<[String]>.make([])
 
     func branchClosed(_ branch: BranchEvent) {
       events.withLock { $0.append("closed \(branch.scope.map(\.name).joined(separator: " › "))") }

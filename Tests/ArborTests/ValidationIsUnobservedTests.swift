@@ -1,6 +1,6 @@
+import ArborDiagnostics
 import Arbor
 import ArborDemoFeatures
-import Synchronization
 import Testing
 
 @Suite struct ValidationIsUnobservedTests {
@@ -45,7 +45,7 @@ import Testing
 
 /// Every event an observer is told of, in order.
 private final class EventLog: FeaturesObserver {
-  private let events = Mutex<[String]>([])
+  private let events = Lock<[String]>.make([])
   var all: [String] { events.withLock { $0 } }
   private func add(_ event: String) { events.withLock { $0.append(event) } }
   func loaded(_ load: LoadEvent) { add("loaded \(load.feature)") }

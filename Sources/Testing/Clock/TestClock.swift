@@ -1,4 +1,4 @@
-import Synchronization
+import ArborDiagnostics
 
 /// A clock that moves only when a test advances it: give it to a tree to test time-to-live without
 /// waiting.
@@ -62,7 +62,7 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  private let state = Mutex(State())
+  private let state = Lock.make(State())
 
   private struct State {
     var now = Instant(offset: .zero)

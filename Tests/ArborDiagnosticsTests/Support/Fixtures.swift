@@ -1,6 +1,6 @@
+import ArborDiagnostics
 import Arbor
 import ArborDemoFeatures
-import Synchronization
 import Testing
 
 // The features, scopes and errors the diagnostics tests fail with, beside the demo's (Session,
@@ -52,7 +52,7 @@ struct QuotaExceeded: DiagnosticError {
 /// The features a loader received, kept after the branch they belong to was released: every
 /// request through them fails with `FeaturesReleased`.
 func featuresOfAReleasedBranch() throws -> Features {
-  let kept = Mutex<Features?>(nil)
+  let kept = Lock<Features?>.make(nil)
   do {
     let root = FeaturesRoot { registry in
       registry.use(

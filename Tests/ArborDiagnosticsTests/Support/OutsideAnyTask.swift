@@ -1,11 +1,11 @@
+import ArborDiagnostics
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Runs `body` on a thread of its own, outside any task, as synchronous code of an app's thread
 /// runs, and waits for it: at most `seconds`, after which it throws ``ThreadDidNotFinish``.
 func outsideAnyTask<R: Sendable>(seconds: Int = 30, _ body: @escaping @Sendable () throws -> R) throws -> R {
-  let outcome = Mutex<Result<R, any Error>?>(nil)
+  let outcome = Lock<Result<R, any Error>?>.make(nil)
   let finished = DispatchSemaphore(value: 0)
   let thread = Thread {
     let result = Result { try body() }

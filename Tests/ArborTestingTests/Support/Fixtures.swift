@@ -1,6 +1,6 @@
+import ArborDiagnostics
 import ArborDemoFeatures
 import ArborTesting
-import Synchronization
 
 /// A multiton: one instance per account id.
 struct Account: CacheableFeature {
@@ -99,7 +99,7 @@ struct ShoutingTaggedPrinter: FeatureImplementation {
 ///
 /// Each test makes its own, so nothing is shared between tests.
 final class Lines: Sendable {
-  private let lines = Mutex<[String]>([])
+  private let lines = Lock<[String]>.make([])
 
   var all: [String] { lines.withLock { $0 } }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import ArborDiagnostics
 
 /// A clock that moves only when a test advances it, for idle-time rules.
 final class ManualClock: Clock, Sendable {
@@ -9,7 +9,7 @@ final class ManualClock: Clock, Sendable {
     static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
-  private let current = Mutex(Instant(offset: .zero))
+  private let current = Lock.make(Instant(offset: .zero))
 
   var now: Instant { current.withLock { $0 } }
   var minimumResolution: Duration { .nanoseconds(1) }
