@@ -1,6 +1,6 @@
-import ArborDiagnostics
 import Arbor
 import ArborDemoFeatures
+import ArborDiagnostics
 import ArborTestSupport
 import Dispatch
 import Foundation

@@ -1,5 +1,5 @@
-import ArborDiagnostics
 import ArborDemoFeatures
+import ArborDiagnostics
 import ArborTestSupport
 import ArborTesting
 import Synchronization

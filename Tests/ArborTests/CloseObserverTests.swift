@@ -1,6 +1,6 @@
-import ArborDiagnostics
 import Arbor
 import ArborDemoFeatures
+import ArborDiagnostics
 import Testing
 
 /// An observer is told of every teardown (what, where, how long, how it ended) and of every branch

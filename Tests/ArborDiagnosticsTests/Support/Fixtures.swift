@@ -1,6 +1,6 @@
-import ArborDiagnostics
 import Arbor
 import ArborDemoFeatures
+import ArborDiagnostics
 import Testing
 
 // The features, scopes and errors the diagnostics tests fail with, beside the demo's (Session,

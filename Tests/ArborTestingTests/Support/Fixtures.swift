@@ -1,5 +1,5 @@
-import ArborDiagnostics
 import ArborDemoFeatures
+import ArborDiagnostics
 import ArborTesting
 
 /// A multiton: one instance per account id.
