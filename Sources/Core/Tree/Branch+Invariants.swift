@@ -7,7 +7,7 @@ extension Branch: InvariantChecking {
   /// - `closesForLoads`: closes waiting for those loads to end;
   /// - `closesForTheClose`: closes waiting for the outcome of the close that started first.
   package var waits: (requestsForLoads: Int, closesForLoads: Int, closesForTheClose: Int) {
-    let loads = loadsInFlight().map(\.waits) + asyncLoadsInFlight.map(\.waits)
+    let loads = loadsInFlight().map(\.waits)
     let laterCloses =
       existingState?.withLock { state in
         guard case .closing(_, let waiters) = state.lifecycle.state else { return 0 }
@@ -48,7 +48,7 @@ extension Branch: InvariantChecking {
     if quiescent, let state = existingState {
       state.withLock { state in
         if !state.inFlight.isEmpty { violations.append("\(state.inFlight.count) loads are waited for") }
-        if !state.asyncLoads.isEmpty { violations.append("\(state.asyncLoads.count) async loads are in flight") }
+        if !state.loads.isIdle { violations.append("\(state.loads.inFlight.count) loads are in flight") }
       }
     }
     let branch = Diagnostic.render(scope: path.diagnosticSteps, style: .unicode)

@@ -185,19 +185,14 @@ extension Branch {
   func beginOutsideLoad<F: Feature>(_ feature: F.Type, at location: SourceLocation) throws -> AsyncLoad<F> {
     let load = AsyncLoad<F>(step: nil, path: nil, in: self)
     let key = LoadKey(outsideLoad: load)
-    // Under the lock a close takes to find the loads in flight.
-    let isOpen = state.withLock { state in
-      if isClosed { return false }
-      state.asyncLoads[key] = load
-      return true
-    }
-    if !isOpen { throw closed(.resolving(feature), at: location) }
+    let claim = state.withLock { $0.loads.claim(key, isOpen: !isClosed, isCached: false) { load } }
+    guard case .own = claim else { throw closed(.resolving(feature), at: location) }
     return load
   }
 
   /// Ends a load ``beginOutsideLoad(_:at:)`` started, once it recorded its teardown.
   func endOutsideLoad<F: Feature>(_ load: AsyncLoad<F>, _ outcome: Result<F, any Error>) {
-    state.withLock { _ = $0.asyncLoads.removeValue(forKey: LoadKey(outsideLoad: load)) }
+    state.withLock { $0.loads.finish(LoadKey(outsideLoad: load)) }
     load.finish(outcome)
   }
 
@@ -375,28 +370,24 @@ extension Branch {
   /// closed, and each that was claimed before ends (and records its teardown) first.
   private func waitForLoadsInFlight() async {
     for load in loadsInFlight() { await load.ended() }
-    for load in asyncLoadsInFlight { await load.ended() }
   }
 
-  /// The synchronous loads in flight here, those of held instances included.
-  func loadsInFlight() -> [InFlight] {
-    unitLoadsInFlight() + (existingState?.withLock { Array($0.held.loads.values) } ?? [])
+  /// The loads in flight here: those that claimed a unit, and those of the ``LoadTable``.
+  func loadsInFlight() -> [any LoadInFlight] {
+    unitLoadsInFlight() + (existingState?.withLock { $0.loads.inFlight } ?? [])
   }
 
   /// The async loads in flight here.
   var asyncLoadsInFlight: [AsyncLoadNode] {
-    existingState?.withLock { state in state.asyncLoads.values.map { $0 as! AsyncLoadNode } } ?? []
+    existingState?.withLock { state in state.loads.inFlight.compactMap { $0 as? AsyncLoadNode } } ?? []
   }
 
-  /// The synchronous loads in flight here, of single instances and of multitons' contexts, each
-  /// waited for as a request waits, so that the load hands its outcome over when it ends.
+  /// The loads in flight here that claimed a unit (a cacheable without a context, loaded in place),
+  /// each waited for as a request waits, so that the load hands its outcome over when it ends.
   private func unitLoadsInFlight() -> [InFlight] {
     var loads: [InFlight] = []
     forEachUnit { unit, start in
-      guard unit.instance != nil else {
-        if let multiton = UnitState(start).anyMultiton as? any MultitonLoads { loads += multiton.loadsInFlight }
-        return
-      }
+      guard unit.instance != nil else { return }
       let unitState = UnitState(start)
       guard unitState.isClaimed else { return }
       if let inFlight = inFlight(of: unitState) { loads.append(inFlight) }
@@ -431,7 +422,7 @@ extension Branch {
   private func finishClose(with failures: [TeardownFailed.Failure], onlyIfNothingToTearDown: Bool = false) -> Bool {
     let waiters = state.withLock { state -> [CheckedContinuation<[TeardownFailed.Failure], Never>]? in
       if onlyIfNothingToTearDown,
-        !state.teardowns.isEmpty || !state.asyncLoads.isEmpty || !state.held.loads.isEmpty
+        !state.teardowns.isEmpty || !state.loads.isIdle
           || state.held.teardownsOfRenewals != 0
       {
         return nil

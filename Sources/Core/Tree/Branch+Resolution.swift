@@ -88,7 +88,8 @@ extension Branch {
     case .serves(.disposable):
       return try load(feature, context: context, entry: entry, at: location)
     case .serves(.cacheablePerContext):
-      return try ancestor(entry.depth).loadMultiton(feature, context: context, entry: entry, at: location)
+      return try ancestor(entry.depth).loadKeyed(
+        feature, context: context, entry: entry, key: LoadKey(feature, context: context, isMultiton: true), at: location)
     case .conflict:
       throw FeatureRegistrationConflict(entry.binding.takeUnretainedValue(), in: self, at: location)
     }
@@ -423,103 +424,117 @@ extension Branch {
     }
   }
 
-  /// Loads a cacheable once per context value.
-  func loadMultiton<F: Feature>(
+  /// ``loadKeyed(_:context:entry:key:at:)`` of a cacheable without a context whose instances this
+  /// branch holds under its lock (they expire, or were renewed), from the inlined load.
+  @usableFromInline
+  func loadHeld<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) throws -> F {
-    let multiton = multiton(feature, word: entry.unitWord)
-    if let instance = multiton.cached(context) { return instance }
-    let key = LoadKey(feature, context: context, isMultiton: true)
-    // Only the async path loads an async multiton, and claims its context under `state`: a
-    // synchronous request reads what that path cached and claims nothing, so it can never clear an
-    // instance. Instances that expire are held under the lock, where a request can tell their age.
-    if entry.isAsync || entry.expires {
-      return try loadHeld(feature, context: context, entry: entry, key: key, at: location)
-    }
-    var dependencies: [Dependency] = []
-    let loaded = try loadOnce(
-      feature, binding: entry.binding.takeUnretainedValue(), at: location,
-      claim: { thread in
-        multiton.lock.withLock { multitonState in
-          if let instance = multiton.cached(context) { return .loaded(instance) }
-          // A context renewed since its first instance: the branch holds its instances.
-          if multitonState.hasRetired, state.withLock({ $0.held.relocated.contains(key) }) { return .held }
-          if let inFlight = multitonState.inFlight[key.context!] { return .wait(inFlight) }
-          // Under the multiton's lock, which a close takes to find the loads in flight.
-          if isClosed { return .closed }
-          let inFlight = InFlight(owner: thread)
-          multitonState.inFlight[key.context!] = inFlight
-          return .own(inFlight)
-        }
-      },
-      load: {
-        let (instance, received) = try loadCaching(feature, context: context, entry: entry, at: location)
-        dependencies = received
-        return instance
-      },
-      settle: { box in
-        multiton.lock.withLock { multitonState in
-          multitonState.inFlight[key.context!] = nil
-          guard let box else { return }
-          let instance = unsafeDowncast(box, to: Box<F>.self).value
-          multiton.insert(instance, for: context, in: &multitonState)
-          // In the same critical section: a close that finds no load in flight finds the teardown.
-          if entry.hasTeardown { recordTeardown(instance, context: context, entry: entry) }
-          recordLoad(key, dependencies: dependencies)
-        }
-      })
-    if let loaded { return loaded }
-    return try loadHeld(feature, context: context, entry: entry, key: key, at: location)
+    try loadKeyed(
+      feature, context: context, entry: entry, key: LoadKey(feature: ObjectIdentifier(feature), context: nil),
+      at: location)
   }
 
-  enum Claim<F> {
-    case loaded(F)
-    case wait(InFlight)
-    case own(InFlight)
-    /// The branch is closing: no load may start.
-    case closed
-    /// The branch holds the instance under its lock: load it there (``loadHeld(_:context:entry:key:at:)``).
-    case held
-  }
-
-  /// Exactly once: the first request owns the load and runs it without holding a lock; the others
-  /// wait for its outcome. A failure is handed to those waiting and not cached.
+  /// Loads a cacheable once per key, however many requests race for it, through the branch's
+  /// ``LoadTable``: a multiton's instance for one context, or an instance the branch holds under
+  /// its lock (see ``holds(_:entry:in:)``). An expired one is renewed first, with its dependents.
   ///
-  /// - Returns: The instance; `nil` when the claim found it held elsewhere (``Claim/held``).
-  func loadOnce<F: Feature>(
-    _ feature: F.Type, binding: Binding, at location: SourceLocation,
-    claim: (LoadingThread) -> Claim<F>,
-    load: () throws -> F,
-    settle: (AnyObject?) -> Void
-  ) throws -> F? {
+  /// The first request owns the load and runs the loader without holding a lock; the others wait
+  /// for its outcome. A failure is handed to those waiting and not cached.
+  func loadKeyed<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, key: LoadKey,
+    at location: SourceLocation
+  ) throws -> F {
+    let multiton = key.context == nil ? nil : multiton(feature, word: entry.unitWord)
+    if let multiton, let instance = multiton.cached(context) { return instance }
+    var expired = false
+    if entry.isAsync {
+      // Only the async path loads it: a synchronous request reads what that path cached.
+      let instance = state.withLock {
+        cached(feature, key: key, entry: entry.pointer.pointee, multiton: multiton, context, in: &$0, expired: &expired)
+      }
+      if expired { renewExpired(key) }
+      if let instance { return instance }
+      throw requiresAwait(feature, context: context, entry: entry, at: location)
+    }
+    makePathIfTethered()
     let thread = LoadingThread.current
-    switch claim(thread) {
-    case .held:
-      return nil
-    case .loaded(let instance):
-      return instance
-    case .closed:
+    var instance: F?
+    let claim = state.withLock { state in
+      let isOpen = !isClosed
+      if isOpen {
+        instance = cached(
+          feature, key: key, entry: entry.pointer.pointee, multiton: multiton, context, in: &state, expired: &expired)
+      }
+      return state.loads.claim(key, isOpen: isOpen, isCached: instance != nil) { InFlight(owner: thread) }
+    }
+    // The lookup let an expired instance go: its dependents go now, before a new one loads.
+    if expired { renewExpired(key) }
+    switch claim {
+    case .refused:
       throw closed(.resolving(feature), at: location)
-    case .wait(let inFlight):
-      switch inFlight.wait(as: thread) {
+    case .cached:
+      return instance.unsafelyUnwrapped
+    case .join(let load):
+      switch unsafeDowncast(load, to: InFlight.self).wait(as: thread) {
       case .finished(.success(let box)): return unsafeDowncast(box, to: Box<F>.self).value
       case .finished(.failure(let error)):
-        throw waitedForFailedLoad(feature, binding: binding, failure: error, path: thread.frames, at: location)
+        throw waitedForFailedLoad(
+          feature, binding: entry.binding.takeUnretainedValue(), failure: error, path: thread.frames, at: location)
       case .deadlock(let ownerFrames):
         throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: self, at: location)
       }
-    case .own(let inFlight):
+    case .own(let load):
+      let owned = unsafeDowncast(load, to: InFlight.self)
       do {
-        let instance = try load()
-        let box = Box(instance)
-        settle(box)
-        inFlight.finish(.success(box))
+        let (instance, dependencies) = try loadCaching(feature, context: context, entry: entry, at: location)
+        state.withLock { state in
+          cache(
+            instance, key: key, context: context, entry: entry.pointer.pointee, multiton: multiton,
+            dependencies: dependencies, in: &state)
+          state.loads.finish(key)
+        }
+        owned.finish(.success(Box(instance)))
         return instance
       } catch {
-        settle(nil)
-        inFlight.finish(.failure(error))
+        state.withLock { $0.loads.finish(key) }
+        owned.finish(.failure(error))
         throw error
       }
     }
+  }
+
+  /// The instance cached under `key`: held here, or in `multiton`'s table. Call under the lock,
+  /// with its `state`; an expired held instance is let go of and `expired` set, for the caller to
+  /// renew it once out of the lock (``renewExpired(_:)``).
+  func cached<F: Feature>(
+    _ feature: F.Type, key: LoadKey, entry: FeatureTable.Entry, multiton: Multiton<F>?,
+    _ context: F.Context, in state: inout State, expired: inout Bool
+  ) -> F? {
+    if holds(key, entry: entry, in: state) { return heldInstance(feature, key: key, in: &state, expired: &expired) }
+    guard let multiton else { return cached(feature, entry: entry) }
+    return multiton.cached(context)
+  }
+
+  /// Caches `instance`, just loaded under `key` from `dependencies`, with its teardown: held here
+  /// if the branch holds the key's instances, otherwise in `multiton`'s table, or in place. Call
+  /// under the lock, with its `state`, after ``makePathIfTethered()``: in the critical section that
+  /// finishes the load, so that a close that finds no load in flight finds the teardown.
+  func cache<F: Feature>(
+    _ instance: F, key: LoadKey, context: F.Context, entry: FeatureTable.Entry, multiton: Multiton<F>?,
+    dependencies: [Dependency], in state: inout State
+  ) {
+    let binding = entry.binding.takeUnretainedValue()
+    if holds(key, entry: entry, in: state) {
+      hold(instance, key: key, context: multiton == nil ? nil : context, binding: binding, dependencies: dependencies, in: &state)
+      return
+    }
+    if let multiton {
+      multiton.lock.withLock { multiton.insert(instance, for: context, in: &$0) }
+    } else {
+      publish(Box(instance), entry: entry)
+    }
+    if entry.hasTeardown { record(Self.teardown(of: instance, context: multiton == nil ? nil : context, binding: binding), in: &state) }
+    state.held.record(key, dependencies: dependencies)
   }
 }

@@ -105,10 +105,11 @@ package final class Branch: @unchecked Sendable {
   var isOverridden: Bool { detour.load(ordering: .relaxed) & Self.overriddenBit != 0 }
 
   struct State {
-    /// The loads that other requests wait for, by their unit's state word.
+    /// The loads of units that other requests wait for, by their unit's state word.
     var inFlight: [UnsafeMutablePointer<Atomic<UInt>>: InFlight] = [:]
-    /// Async loads in flight (`AsyncLoad<F>`), by feature and context.
-    var asyncLoads: [LoadKey: AnyObject] = [:]
+    /// Every other load in flight: of multitons' contexts, of held instances, async loads, and a
+    /// test container's loads.
+    var loads = LoadTable<any LoadInFlight>()
     /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
     /// the outcome (see ``Branch/isClosed``).
     /// Whether the branch's start ran, and how it ended.

@@ -123,44 +123,19 @@ extension Branch {
     return try await loadAsyncOnce(
       feature, context: context, entry: entry, key: key, at: location,
       lookup: { state in
-        if holds(key, entry: entry, in: state) {
-          return heldInstance(feature, key: key, in: &state, expired: &expired)
-        }
-        return multiton?.cached(context) ?? cached(feature, entry: entry)
+        cached(feature, key: key, entry: entry, multiton: multiton, context, in: &state, expired: &expired)
       },
       claimed: { if expired { renewExpired(key) } },
       publish: { instance, dependencies in
-        self.publishAsync(
-          instance, key: key, context: context, entry: entry, multiton: multiton, dependencies: dependencies)
-      })
-  }
-
-  /// Caches what an async load of `key` loaded: held under the lock if the branch holds its
-  /// instances, otherwise in place (or in the multiton's table).
-  private func publishAsync<F: Feature>(
-    _ instance: F, key: LoadKey, context: F.Context, entry: FeatureTable.Entry, multiton: Multiton<F>?,
-    dependencies: [Dependency]
-  ) {
-    let binding = entry.binding.takeUnretainedValue()
-    makePathIfTethered()
-    let isHeld = state.withLock { state in
-      guard holds(key, entry: entry, in: state) else { return false }
-      hold(
-        instance, key: key, context: multiton == nil ? nil : context, binding: binding, dependencies: dependencies,
-        in: &state)
-      return true
-    }
-    guard !isHeld else { return }
-    if let multiton {
-      multiton.lock.withLock {
-        multiton.insert(instance, for: context, in: &$0)
-        if entry.hasTeardown { recordTeardown(instance, context: context, binding: entry.binding) }
-      }
-    } else {
-      if entry.hasTeardown { recordTeardown(instance, context: nil, binding: entry.binding) }
-      publish(Box(instance), entry: entry)
-    }
-    recordLoad(key, dependencies: dependencies)
+        self.makePathIfTethered()
+        self.state.withLock { state in
+          self.cache(
+            instance, key: key, context: context, entry: entry, multiton: multiton, dependencies: dependencies,
+            in: &state)
+          state.loads.finish(key)
+        }
+      },
+      failed: { self.state.withLock { $0.loads.finish(key) } })
   }
 
   /// Exactly once, asynchronously: the first request starts the load in its own task; every
@@ -169,30 +144,33 @@ extension Branch {
   /// - Parameters:
   ///   - lookup: Reads the instance, under the lock, if it is cached.
   ///   - claimed: Runs once the request claimed or joined a load.
-  ///   - publish: Caches what the load loaded, with the instances it received.
+  ///   - publish: Caches what the load loaded, with the instances it received, and finishes the
+  ///     load in the branch's ``LoadTable``, in one critical section.
+  ///   - failed: Finishes the load in the table after a failure.
   private func loadAsyncOnce<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, key: LoadKey, at location: SourceLocation,
-    lookup: (inout State) -> F?, claimed: () -> Void, publish: @escaping @Sendable (F, [Dependency]) -> Void
+    lookup: (inout State) -> F?, claimed: () -> Void, publish: @escaping @Sendable (F, [Dependency]) -> Void,
+    failed: @escaping @Sendable () -> Void
   ) async throws -> F {
     let path = try checkedPath(feature, context: context, at: location)
     let step = LoadStep(
       feature: feature, branch: ObjectIdentifier(self), context: context, location: location)
-    let claim = state.withLock { state -> AsyncClaim<F> in
-      if let instance = lookup(&state) { return .loaded(instance) }
-      // Under the lock a close takes to find the async loads in flight.
-      if isClosed { return .closed }
-      if let load = state.asyncLoads[key] { return .join(unsafeDowncast(load, to: AsyncLoad<F>.self)) }
-      let load = AsyncLoad<F>(step: step, path: path, in: self)
-      state.asyncLoads[key] = load
-      return .own(load)
+    var instance: F?
+    let claim = state.withLock { state in
+      let isOpen = !isClosed
+      if isOpen { instance = lookup(&state) }
+      return state.loads.claim(key, isOpen: isOpen, isCached: instance != nil) {
+        AsyncLoad<F>(step: step, path: path, in: self)
+      }
     }
     claimed()
     switch claim {
-    case .loaded(let instance):
-      return instance
-    case .closed:
+    case .cached:
+      return instance.unsafelyUnwrapped
+    case .refused:
       throw closed(.resolving(feature), at: location)
-    case .own(let load):
+    case .own(let started):
+      let load = unsafeDowncast(started, to: AsyncLoad<F>.self)
       let frame = AsyncFrame(step: step, parent: path, load: load)
       // Its own task, so that no requester's cancellation cancels a load that others wait for. The
       // task holds the branch, so that its loader's features still find it if every requester has
@@ -211,14 +189,15 @@ extension Branch {
           publish(instance, load.dependencies)
           outcome = .success(instance)
         } catch {
+          failed()
           outcome = .failure(error)
         }
-        state.withLock { _ = $0.asyncLoads.removeValue(forKey: key) }
         load.finish(outcome)
       }
       return try await value(of: load, for: path?.load, feature, entry: entry, at: location)
     case .join(let load):
-      return try await value(of: load, for: path?.load, feature, entry: entry, at: location)
+      return try await value(
+        of: unsafeDowncast(load, to: AsyncLoad<F>.self), for: path?.load, feature, entry: entry, at: location)
     }
   }
 

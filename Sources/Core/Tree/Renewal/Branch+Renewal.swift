@@ -78,69 +78,6 @@ extension Branch {
     state.held.record(key, dependencies: dependencies)
   }
 
-  /// Loads, once, or reads the instance of a cacheable this branch holds under its lock (see
-  /// ``holds(_:entry:in:)``); an expired one is renewed first, with its dependents.
-  func loadHeld<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, key: LoadKey,
-    at location: SourceLocation
-  ) throws -> F {
-    var expired = false
-    let binding = entry.binding.takeUnretainedValue()
-    if entry.isAsync {
-      // Only the async path loads it: a synchronous request reads what that path holds.
-      let instance = state.withLock { heldInstance(feature, key: key, in: &$0, expired: &expired) }
-      if expired { renewExpired(key) }
-      if let instance { return instance }
-      throw requiresAwait(feature, context: context, entry: entry, at: location)
-    }
-    var dependencies: [Dependency] = []
-    makePathIfTethered()
-    let loaded = try loadOnce(
-      feature, binding: binding, at: location,
-      claim: { thread in
-        state.withLock { state in
-          if let instance = heldInstance(feature, key: key, in: &state, expired: &expired) {
-            return .loaded(instance)
-          }
-          if let inFlight = state.held.loads[key] { return .wait(inFlight) }
-          if isClosed { return .closed }
-          let inFlight = InFlight(owner: thread)
-          state.held.loads[key] = inFlight
-          return .own(inFlight)
-        }
-      },
-      load: {
-        // The claim let an expired instance go: its dependents go now, before the new one loads.
-        if expired { renewExpired(key) }
-        let (instance, received) = try loadCaching(feature, context: context, entry: entry, at: location)
-        dependencies = received
-        return instance
-      },
-      settle: { box in
-        state.withLock { state in
-          state.held.loads[key] = nil
-          guard let box else { return }
-          let instance = unsafeDowncast(box, to: Box<F>.self).value
-          hold(
-            instance, key: key, context: key.context == nil ? nil : context, binding: binding,
-            dependencies: dependencies, in: &state)
-        }
-      })
-    // The claim above never finds the instance held elsewhere: it is held here.
-    guard let loaded else { throw FeatureUndefined(feature, in: self, at: location) }
-    return loaded
-  }
-
-  /// ``loadHeld(_:context:entry:key:at:)`` of a cacheable without a context, from the inlined load.
-  @usableFromInline
-  func loadHeld<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
-  ) throws -> F {
-    try loadHeld(
-      feature, context: context, entry: entry, key: LoadKey(feature: ObjectIdentifier(feature), context: nil),
-      at: location)
-  }
-
   /// Runs a cacheable's loader, collecting the cached instances its requests receive.
   func loadCaching<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
@@ -167,22 +104,18 @@ extension Branch {
       case .serves(let lifetime) = entry.kind, lifetime.isCached
     else { return nil }
     makePathIfTethered()
-    // A multiton's instance leaves its lock-free table under the multiton's lock, which is taken
-    // before the branch's.
-    if lifetime == .cacheablePerContext, !isLetGo, let context = key.context, let word = entry.unitWord,
-      let multiton = unit(word: word, giveOut: false).flatMap({ UnitState($0).anyMultiton as? any RenewableMultiton })
-    {
-      return multiton.retire(context) { retired in
-        state.withLock { state in
-          // Out of the table, its later instances are held here.
-          if retired { state.held.relocated.insert(key) }
-          guard retired || state.held.instances.removeValue(forKey: key) != nil else { return nil }
-          return forgotten(key, binding: entry.binding.takeUnretainedValue(), in: &state)
-        }
-      }
-    }
+    let multiton =
+      lifetime == .cacheablePerContext
+      ? entry.unitWord.flatMap { unit(word: $0, giveOut: false) }.flatMap {
+        UnitState($0).anyMultiton as? any RenewableMultiton
+      } : nil
     return state.withLock { state in
       var found = isLetGo || state.held.instances.removeValue(forKey: key) != nil
+      // A multiton's instance leaves its lock-free table; its later instances are held here.
+      if !found, let multiton, let context = key.context, multiton.retire(context) {
+        state.held.relocated.insert(key)
+        found = true
+      }
       if !found, lifetime == .cacheable, let word = entry.unitWord, let unit = unit(word: word, giveOut: false) {
         found = UnitState(unit).relocate()
       }
@@ -273,8 +206,7 @@ extension Branch {
     let ownLoads = AsyncFrame.currentIfAny?.loadsOnPath ?? []
     repeat {
       for branch in subtree.branches {
-        for load in branch.loadsInFlight() { await load.ended() }
-        for load in branch.asyncLoadsInFlight where !ownLoads.contains(ObjectIdentifier(load)) { await load.ended() }
+        for load in branch.loadsInFlight() where !ownLoads.contains(ObjectIdentifier(load)) { await load.ended() }
       }
     } while renewal.forgetDependents(in: subtree.branches)
     var failures: [TeardownFailed.Failure] = []

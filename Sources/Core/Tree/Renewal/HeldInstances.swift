@@ -18,8 +18,6 @@ struct HeldInstances {
   /// lock-free table: their instances are held here from then on. (A cacheable without a context
   /// says so in its unit's word.)
   var relocated: Set<LoadKey> = []
-  /// The synchronous loads of held instances in progress that other requests wait for.
-  var loads: [LoadKey: InFlight] = [:]
   /// The cached instances (in place or held) whose loads received others, in the order they were
   /// cached.
   var records: [LoadRecord] = []

@@ -1,6 +1,5 @@
 extension Multiton: InvariantChecking {
-  /// The table holds every entry, each found by probing from its hash; it is at most half full;
-  /// no load is waited for when quiescent.
+  /// The table holds every entry, each found by probing from its hash; it is at most half full.
   package func invariantViolations(quiescent: Bool) -> [String] {
     lock.withLock { state in
       var violations: [String] = []
@@ -16,7 +15,6 @@ extension Multiton: InvariantChecking {
       for entry in state.entries where cached(entry.context) == nil {
         violations.append("an entry is not found from its hash")
       }
-      if quiescent, !state.inFlight.isEmpty { violations.append("\(state.inFlight.count) loads are waited for") }
       return violations
     }
   }

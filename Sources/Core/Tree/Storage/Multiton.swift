@@ -3,8 +3,8 @@ import Synchronization
 /// The instances of one cacheable with a context (a multiton) in one branch, by context value.
 ///
 /// Reading a loaded instance takes no lock: the context is hashed and probed in an open-addressing
-/// table of immutable entries, published with release ordering. Loads are claimed, and entries
-/// inserted, under `lock`; the table only grows, and a grown table replaces the old one, which is
+/// table of immutable entries, published with release ordering. Loads are claimed in the branch's
+/// ``LoadTable``; entries are inserted under `lock`, taken inside the branch's lock; the table only grows, and a grown table replaces the old one, which is
 /// kept (as every entry is) until the multiton goes, since a reader may still be probing it.
 ///
 /// A branch keeps each multiton in a unit of its storage (see ``UnitLayout``): one word per
@@ -48,8 +48,6 @@ final class Multiton<F: Feature>: @unchecked Sendable {
   }
 
   struct State {
-    /// Loads of a context in progress that other requests wait for.
-    var inFlight: [ContextKey: InFlight] = [:]
     /// Every entry, keeping them alive for the tables' unretained words.
     var entries: [Entry] = []
     /// Every table made, the current one last: a reader may still probe an earlier one.
@@ -108,13 +106,15 @@ final class Multiton<F: Feature>: @unchecked Sendable {
     table.store(UInt(bitPattern: Unmanaged.passUnretained(grown).toOpaque()), ordering: .releasing)
   }
 
-  /// Takes the entry of `context` out of the table, if it is there, and runs `body` with whether
-  /// it was, under the lock: a renewal forgets its instance in `body`.
-  func retire<R>(_ context: ContextKey, _ body: (Bool) -> R) -> R {
+  /// Takes the entry of `context` out of the table, if it is there: call under the branch's lock, in
+  /// which a renewal forgets its instance.
+  ///
+  /// - Returns: Whether it was there.
+  func retire(_ context: ContextKey) -> Bool {
     lock.withLock { state in
       // A cacheable's Context is Hashable.
       guard let index = state.entries.firstIndex(where: { ($0.context as! AnyHashable) == context.value }) else {
-        return body(false)
+        return false
       }
       state.retired.append(state.entries.remove(at: index))
       state.hasRetired = true
@@ -124,7 +124,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
       for existing in state.entries { Self.place(existing, in: rebuilt) }
       state.tables.append(rebuilt)
       table.store(UInt(bitPattern: Unmanaged.passUnretained(rebuilt).toOpaque()), ordering: .releasing)
-      return body(true)
+      return true
     }
   }
 
@@ -162,21 +162,13 @@ struct ContextHashing<Context>: Sendable {
   }
 }
 
-/// A multiton of any feature, as a closing branch sees it: the loads in flight it must wait for.
-protocol MultitonLoads: AnyObject {
-  /// The loads of contexts in progress now.
-  var loadsInFlight: [InFlight] { get }
-}
-
-extension Multiton: MultitonLoads {
-  var loadsInFlight: [InFlight] { lock.withLock { Array($0.inFlight.values) } }
-}
-
 /// A multiton of any feature, as a renewal sees it.
 protocol RenewableMultiton: AnyObject {
-  /// Takes the entry of `context` out of the lock-free table, if it is there, and runs `body` with
-  /// whether it was, under the multiton's lock.
-  func retire<R>(_ context: ContextKey, _ body: (Bool) -> R) -> R
+  /// Takes the entry of `context` out of the lock-free table, if it is there: call under the
+  /// branch's lock.
+  ///
+  /// - Returns: Whether it was there.
+  func retire(_ context: ContextKey) -> Bool
 }
 
 extension Multiton: RenewableMultiton {}

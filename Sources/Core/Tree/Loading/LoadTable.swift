@@ -1,0 +1,81 @@
+/// The loads of one branch that are claimed under its lock, by what they load: a multiton's
+/// contexts, held instances (those that expire or were renewed), async loads, and a test
+/// container's loads. One state machine, one claim, one way to wait, and one answer to a close.
+///
+/// A value in the branch's `state`, changed only under its lock. It is generic over the load it
+/// keeps in flight (``LoadInFlight`` in a branch), so that tests drive it with plain values.
+///
+/// For one key:
+///
+/// | state | event | next state | action |
+/// |---|---|---|---|
+/// | any | ``claim(_:isOpen:isCached:starting:)``, the branch closing | same | ``Claim/refused``: throw `FeaturesClosed` |
+/// | idle | claim, the instance cached | idle | ``Claim/cached``: read it |
+/// | idle | claim | loading (the new load) | ``Claim/own(_:)``: run the loader, outside the lock |
+/// | loading | claim | loading (the same) | ``Claim/join(_:)``: wait for the load's outcome |
+/// | loading | ``finish(_:)``, once the instance is published (or the load failed) | idle | resume the load's waiters with its outcome |
+/// | loading | a close, ``inFlight`` | loading | the close waits for the load to end |
+///
+/// "Loaded" is not a state of the table: it is the instance, published in the branch's storage
+/// (a multiton's table, a unit, the held instances) in the critical section that finishes the
+/// load, and looked up in the one that claims. A failure is not cached: the key is idle again, and
+/// the next claim starts a new load. A close never cancels a load; it waits for every load in
+/// flight, and no load starts once the branch is closing.
+struct LoadTable<Load> {
+  /// The load in flight for each key that has one; a key without is idle.
+  private(set) var loading: [LoadKey: Load] = [:]
+
+  /// What a claim tells its request to do.
+  enum Claim {
+    /// The branch is closing: no load may start.
+    case refused
+    /// The instance is cached: read it.
+    case cached
+    /// Wait for this load, which another request started.
+    case join(Load)
+    /// Run this load, which the request now owns, then ``finish(_:)`` it.
+    case own(Load)
+  }
+
+  /// A request for `key`.
+  ///
+  /// - Parameters:
+  ///   - isOpen: Whether the branch is open (its lifecycle's answer, under the same lock).
+  ///   - isCached: Whether the branch's storage holds the instance.
+  ///   - starting: Makes the load the request will own, if it comes to that.
+  mutating func claim(_ key: LoadKey, isOpen: Bool, isCached: Bool, starting: () -> Load) -> Claim {
+    guard isOpen else { return .refused }
+    if isCached { return .cached }
+    if let load = loading[key] { return .join(load) }
+    let load = starting()
+    loading[key] = load
+    return .own(load)
+  }
+
+  /// Ends the load of `key`: its instance is published by now, or it failed. Its owner then
+  /// resumes those waiting with its outcome.
+  mutating func finish(_ key: LoadKey) {
+    guard loading.removeValue(forKey: key) != nil else {
+      preconditionFailure("a load of \(key) ended that was not in flight")
+    }
+  }
+
+  /// The loads in flight: what a close waits for.
+  var inFlight: [Load] { Array(loading.values) }
+
+  /// Whether no load is in flight.
+  var isIdle: Bool { loading.isEmpty }
+}
+
+/// A load a ``LoadTable`` keeps in flight in a branch, as a close sees it: a synchronous load
+/// (``InFlight``) or an async one (``AsyncLoadNode``).
+protocol LoadInFlight: AnyObject {
+  /// Suspends until the load ends, whatever its outcome: how a closing branch waits for it.
+  func ended() async
+
+  /// The requests and the closes waiting for the load now: read by ``Branch/waits``, a test hook.
+  var waits: (requests: Int, closes: Int) { get }
+}
+
+extension InFlight: LoadInFlight {}
+extension AsyncLoadNode: LoadInFlight {}
