@@ -89,7 +89,8 @@ extension Branch {
       return try load(feature, context: context, entry: entry, at: location)
     case .serves(.cacheablePerContext):
       return try ancestor(entry.depth).loadKeyed(
-        feature, context: context, entry: entry, key: LoadKey(feature, context: context, isMultiton: true), at: location)
+        feature, context: context, entry: entry, key: LoadKey(feature, context: context, isMultiton: true), at: location
+      )
     case .conflict:
       throw FeatureRegistrationConflict(entry.binding.takeUnretainedValue(), in: self, at: location)
     }
@@ -526,7 +527,9 @@ extension Branch {
   ) {
     let binding = entry.binding.takeUnretainedValue()
     if holds(key, entry: entry, in: state) {
-      hold(instance, key: key, context: multiton == nil ? nil : context, binding: binding, dependencies: dependencies, in: &state)
+      hold(
+        instance, key: key, context: multiton == nil ? nil : context, binding: binding, dependencies: dependencies,
+        in: &state)
       return
     }
     if let multiton {
@@ -534,7 +537,9 @@ extension Branch {
     } else {
       publish(Box(instance), entry: entry)
     }
-    if entry.hasTeardown { record(Self.teardown(of: instance, context: multiton == nil ? nil : context, binding: binding), in: &state) }
+    if entry.hasTeardown {
+      record(Self.teardown(of: instance, context: multiton == nil ? nil : context, binding: binding), in: &state)
+    }
     state.held.record(key, dependencies: dependencies)
   }
 }

@@ -109,7 +109,7 @@ package final class Branch: @unchecked Sendable {
     var inFlight: [UnsafeMutablePointer<Atomic<UInt>>: InFlight] = [:]
     /// Every other load in flight: of multitons' contexts, of held instances, async loads, and a
     /// test container's loads.
-    var loads = LoadTable<any LoadInFlight>()
+    var loads = LoadTable<LoadKey, any LoadInFlight>()
     /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
     /// the outcome (see ``Branch/isClosed``).
     /// Whether the branch's start ran, and how it ended.

@@ -2,8 +2,9 @@
 /// contexts, held instances (those that expire or were renewed), async loads, and a test
 /// container's loads. One state machine, one claim, one way to wait, and one answer to a close.
 ///
-/// A value in the branch's `state`, changed only under its lock. It is generic over the load it
-/// keeps in flight (``LoadInFlight`` in a branch), so that tests drive it with plain values.
+/// A value in the branch's `state`, changed only under its lock. It is generic over what it keys
+/// loads by (a ``LoadKey`` in a branch) and the load it keeps in flight (a ``LoadInFlight``), so
+/// that tests drive it with plain values.
 ///
 /// For one key:
 ///
@@ -21,12 +22,15 @@
 /// load, and looked up in the one that claims. A failure is not cached: the key is idle again, and
 /// the next claim starts a new load. A close never cancels a load; it waits for every load in
 /// flight, and no load starts once the branch is closing.
-struct LoadTable<Load> {
+package struct LoadTable<Key: Hashable, Load> {
   /// The load in flight for each key that has one; a key without is idle.
-  private(set) var loading: [LoadKey: Load] = [:]
+  private var loading: [Key: Load] = [:]
+
+  /// An idle table.
+  package init() {}
 
   /// What a claim tells its request to do.
-  enum Claim {
+  package enum Claim {
     /// The branch is closing: no load may start.
     case refused
     /// The instance is cached: read it.
@@ -43,7 +47,7 @@ struct LoadTable<Load> {
   ///   - isOpen: Whether the branch is open (its lifecycle's answer, under the same lock).
   ///   - isCached: Whether the branch's storage holds the instance.
   ///   - starting: Makes the load the request will own, if it comes to that.
-  mutating func claim(_ key: LoadKey, isOpen: Bool, isCached: Bool, starting: () -> Load) -> Claim {
+  package mutating func claim(_ key: Key, isOpen: Bool, isCached: Bool, starting: () -> Load) -> Claim {
     guard isOpen else { return .refused }
     if isCached { return .cached }
     if let load = loading[key] { return .join(load) }
@@ -54,17 +58,17 @@ struct LoadTable<Load> {
 
   /// Ends the load of `key`: its instance is published by now, or it failed. Its owner then
   /// resumes those waiting with its outcome.
-  mutating func finish(_ key: LoadKey) {
+  package mutating func finish(_ key: Key) {
     guard loading.removeValue(forKey: key) != nil else {
       preconditionFailure("a load of \(key) ended that was not in flight")
     }
   }
 
   /// The loads in flight: what a close waits for.
-  var inFlight: [Load] { Array(loading.values) }
+  package var inFlight: [Load] { Array(loading.values) }
 
   /// Whether no load is in flight.
-  var isIdle: Bool { loading.isEmpty }
+  package var isIdle: Bool { loading.isEmpty }
 }
 
 /// A load a ``LoadTable`` keeps in flight in a branch, as a close sees it: a synchronous load
