@@ -25,21 +25,19 @@ extension Branch: InvariantChecking {
   package func invariantViolations(quiescent: Bool) -> [String] {
     var violations: [String] = []
     let layout = definition.layout
-    if Int(bitPattern: storage) % 16 != 0 { violations.append("storage is not aligned to 16 bytes") }
+    if !storage.isAligned { violations.append("storage is not aligned to 16 bytes") }
+    let unitBytes = storage.unitBytes
     if unitBytes != layout.byteCount(ofFirst: unitCount) {
       violations.append(
         "the storage header says \(unitBytes) unit bytes, its \(unitCount) units take \(layout.byteCount(ofFirst: unitCount))"
       )
     }
     if Int(contextOffset) < unitBytes { violations.append("the context at \(contextOffset) overlaps the units") }
-    if hasTypedContext, Int(contextOffset) % contextAlignment(definition.scope) != 0 {
-      violations.append("the context at \(contextOffset) is not aligned to \(contextAlignment(definition.scope))")
+    if hasTypedContext, let alignment = misalignedContext(definition.scope) {
+      violations.append("the context at \(contextOffset) is not aligned to \(alignment)")
     }
-    for index in 0..<layout.count {
-      guard let start = index < unitCount ? storage + layout.unit(at: index).offset : overflowUnit(index, layout) else {
-        continue  // given out after this branch's newest overflow block: nothing loaded here
-      }
-      violations += unitViolations(layout.unit(at: index), at: start, index: index, quiescent: quiescent)
+    forEachUnit { index, shape, unit in
+      violations += unitViolations(shape, unit, index: index, quiescent: quiescent)
     }
     violations += overflowViolations(layout)
     if quiescent, anchor._withUnsafeGuaranteedRef({ $0.isChildrenLocked }) {
@@ -55,30 +53,18 @@ extension Branch: InvariantChecking {
     return violations.map { "\(branch): \($0)" }
   }
 
-  private func contextAlignment<Scope: FeaturesScope>(_ scope: Scope.Type) -> Int {
-    MemoryLayout<Scope.Context>.alignment
-  }
-
-  /// The unit of `index` (given out after this branch was made) in an overflow block, if one has it.
-  private func overflowUnit(_ index: Int, _ layout: UnitLayout) -> UnsafeMutableRawPointer? {
-    overflowUnit(at: layout.unit(at: index).offset, giveOut: false)
+  /// The alignment the context of `scope` needs, if it is not stored so.
+  private func misalignedContext<Scope: FeaturesScope>(_ scope: Scope.Type) -> Int? {
+    storage.isContextAligned(Scope.Context.self, at: contextOffset) ? nil : MemoryLayout<Scope.Context>.alignment
   }
 
   private func unitViolations(
-    _ unit: UnitLayout.Unit, at start: UnsafeMutableRawPointer, index: Int, quiescent: Bool
+    _ shape: UnitLayout.Unit, _ unit: BranchStorage.Unit, index: Int, quiescent: Bool
   ) -> [String] {
-    var violations: [String] = []
-    let state = UnitState(start)
-    if Int(bitPattern: start) % MemoryLayout<UInt>.alignment != 0 {
-      violations.append("unit \(index)'s word is misaligned")
-    }
-    if let instance = unit.instance {
-      let alignment = instance.alignment
-      if Int(bitPattern: start + unit.instanceOffset) % alignment != 0 {
-        violations.append("unit \(index)'s instance is not aligned to \(alignment)")
-      }
-      if let violation = state.violation(quiescent: quiescent) { violations.append("unit \(index) \(violation)") }
-    } else if let multiton = state.anyMultiton {
+    var violations = unit.alignmentViolations(as: shape, index: index)
+    if shape.instance != nil {
+      if let violation = unit.state.violation(quiescent: quiescent) { violations.append("unit \(index) \(violation)") }
+    } else if let multiton = unit.state.anyMultiton {
       let checked = (multiton as? any InvariantChecking)?.invariantViolations(quiescent: quiescent)
       violations += (checked ?? ["unit \(index) holds no multiton"]).map { "unit \(index)'s multiton: \($0)" }
     }
@@ -89,7 +75,7 @@ extension Branch: InvariantChecking {
   /// branch's own units.
   private func overflowViolations(_ layout: UnitLayout) -> [String] {
     var blocks: [OverflowBlock] = []
-    var block = overflowHead
+    var block = overflow.newest
     while let current = block {
       blocks.append(current)
       block = current.next

@@ -386,30 +386,13 @@ extension Branch {
   /// each waited for as a request waits, so that the load hands its outcome over when it ends.
   private func unitLoadsInFlight() -> [InFlight] {
     var loads: [InFlight] = []
-    forEachUnit { unit, start in
-      guard unit.instance != nil else { return }
-      let unitState = UnitState(start)
+    forEachUnit { _, shape, unit in
+      guard shape.instance != nil else { return }
+      let unitState = unit.state
       guard unitState.isClaimed else { return }
       if let inFlight = inFlight(of: unitState) { loads.append(inFlight) }
     }
     return loads
-  }
-
-  /// Calls `body` with every unit this branch has room for, in its storage and its overflow blocks.
-  private func forEachUnit(_ body: (UnitLayout.Unit, UnsafeMutableRawPointer) -> Void) {
-    let layout = definition.layout
-    for index in 0..<unitCount {
-      let unit = layout.unit(at: index)
-      body(unit, storage + unit.offset)
-    }
-    var block = overflowHead
-    while let current = block {
-      for index in current.firstUnit..<(current.firstUnit + current.unitCount) {
-        let unit = layout.unit(at: index)
-        body(unit, current.unit(at: unit.offset).unsafelyUnwrapped)
-      }
-      block = current.next
-    }
   }
 
   /// Ends the close of this branch with its outcome, for every caller waiting for it.

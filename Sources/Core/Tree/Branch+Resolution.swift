@@ -17,7 +17,7 @@ extension Branch {
       switch entry.kind {
       case .serves(.cacheable):
         if let unit = inlineUnit(up: entry.depth, entry),
-          let instance = Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
+          let instance = unit.instance(feature, at: entry.instanceOffset)
         {
           return instance
         }
@@ -57,9 +57,7 @@ extension Branch {
         owner = owner._withUnsafeGuaranteedRef { $0.parentReference.unsafelyUnwrapped }
         depth &-= 1
       }
-      let storage = owner._withUnsafeGuaranteedRef { $0.storage }
-      guard let unit = unit(entry, in: storage) else { return nil }
-      return cached(feature, in: unit, instanceOffset: entry.instanceOffset)
+      return owner._withUnsafeGuaranteedRef { $0.storage }.unit(entry)?.instance(feature, at: entry.instanceOffset)
     case .serves(.static):
       return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
     case .serves(.disposable), .serves(.cacheablePerContext), .conflict:
@@ -305,9 +303,7 @@ extension Branch {
     // An async loader's unit is claimed under `state` by the async path, never by this protocol;
     // what it loaded may be in an overflow block, which the inlined read does not look at.
     if entry.isAsync {
-      if let unit = unit(word: entry.unitWord, giveOut: false),
-        let instance = Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
-      {
+      if let instance = unit(word: entry.unitWord, giveOut: false)?.instance(feature, at: entry.instanceOffset) {
         return instance
       }
       return try loadHeld(feature, context: context, entry: entry, at: location)
@@ -315,18 +311,18 @@ extension Branch {
     // Instances that expire are held under the lock, where a request can tell their age.
     if entry.expires { return try loadHeld(feature, context: context, entry: entry, at: location) }
     // In this branch's own storage unless it was given out after the branch was made.
-    let unit = Self.unit(entry, in: storage) ?? unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
-    let unitState = UnitState(unit)
+    let unit = storage.unit(entry) ?? unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
+    let unitState = unit.state
     // Loaded already (a unit in an overflow block is read here): a plain load, not a claim that
     // would take the unit's cache line from the other readers.
-    if let instance = Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset) { return instance }
+    if let instance = unit.instance(feature, at: entry.instanceOffset) { return instance }
     let thread = LoadingThread.currentReference
     claiming: while true {
       switch unitState.claim(for: thread) {
       case .claimed:
         break claiming
       case .loaded:
-        return (unit + entry.instanceOffset).assumingMemoryBound(to: F.self).pointee
+        return unit.storedInstance(feature, at: entry.instanceOffset)
       case .loading(let owner):
         try waitForLoad(feature, of: unitState, owner: owner, entry: entry, thread: thread, at: location)
       case .relocated:
@@ -349,7 +345,7 @@ extension Branch {
       settle(unitState, loaded: false, outcome: .failure(error))
       throw error
     }
-    (unit + entry.instanceOffset).initializeMemory(as: F.self, repeating: instance, count: 1)
+    unit.store(instance, at: entry.instanceOffset)
     // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
     // renewal what the instance was built from.
     if entry.hasTeardown { recordTeardown(instance, context: nil, entry: entry) }

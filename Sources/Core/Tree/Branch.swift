@@ -57,16 +57,14 @@ package final class Branch: @unchecked Sendable {
   var isLinked = false
   /// How many units `storage` has room for, in give-out order.
   private let storedUnitCount: Int32
-  /// What this branch caches: a word with the bytes of its units (a unit at a larger offset is in
-  /// an overflow block), the units given out before it was made (see ``UnitLayout``), then its
-  /// context.
-  @usableFromInline let storage: UnsafeMutableRawPointer
+  /// What this branch caches in place, and its context: see ``BranchStorage``.
+  @usableFromInline let storage: BranchStorage
   /// The bytes this branch keeps for cached instances in its own storage: what a branch costs for
   /// its scope's cacheables. A test hook.
-  package var unitByteCount: Int { unitBytes - UnitLayout.headerByteCount }
-  /// The newest ``OverflowBlock``, retained; 0 before one is needed. In the anchor
-  /// (``BranchAnchor/overflow``), owned by this branch: its deinit frees the blocks.
-  private var overflow: UnsafeMutablePointer<Atomic<UInt>> { anchor._withUnsafeGuaranteedRef { $0.overflow } }
+  package var unitByteCount: Int { storage.unitBytes - UnitLayout.headerByteCount }
+  /// The units given out after this branch was made. In the anchor (``BranchAnchor/overflow``),
+  /// owned by this branch: its deinit frees the blocks.
+  var overflow: OverflowChain { OverflowChain(word: anchor._withUnsafeGuaranteedRef { $0.overflow }) }
   /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
   @usableFromInline let scopeKey: UInt
   /// The features this branch's loaders receive, made with the branch: loads hand them out
@@ -144,8 +142,7 @@ package final class Branch: @unchecked Sendable {
     let child = try child(
       scope, context: ContextLayout(Scope.Context.self), holdsParent: holdsParent, at: location)
     child._withUnsafeGuaranteedRef { child in
-      _ = (child.storage + Int(child.contextOffset)).initializeMemory(
-        as: Scope.Context.self, repeating: context, count: 1)
+      child.storage.initializeContext(context, at: child.contextOffset)
     }
     try refuseIfMadeClosed(child, scope, at: location)
     if definition.isObserved { child._withUnsafeGuaranteedRef { $0.reportCreated() } }
@@ -234,11 +231,8 @@ package final class Branch: @unchecked Sendable {
     // The features own the new anchor; from here on it is reached unretained through them.
     let features = BranchAnchor.features(storageByteCount: contextOffset + contextSize)
     let anchor = Features.loaderAnchor(at: features.address)
-    storage = anchor._withUnsafeGuaranteedRef { $0.storage }
-    // Swift aligns no type to more than 16 bytes, which the anchor's tail is aligned to.
-    assert(Int(bitPattern: storage) % max(layout.alignment, contextAlignment) == 0)
-    for index in 0..<unitCount { UnitState.initialize(storage + layout.unit(at: index).offset) }
-    storage.storeBytes(of: UInt(unitBytes), as: UInt.self)
+    storage = BranchStorage.initialize(
+      at: anchor._withUnsafeGuaranteedRef { $0.storage }, layout: layout, unitCount: unitCount)
     storedUnitCount = Int32(unitCount)
     loaderFeatures = consume features
     self.contextOffset = Int32(contextOffset)
@@ -259,8 +253,8 @@ package final class Branch: @unchecked Sendable {
     parent?._withUnsafeGuaranteedRef { $0.link(self) }
   }
 
-  private static func destroyContext<Scope: FeaturesScope>(of scope: Scope.Type, at pointer: UnsafeMutableRawPointer) {
-    if !_isPOD(Scope.Context.self) { pointer.assumingMemoryBound(to: Scope.Context.self).deinitialize(count: 1) }
+  private func destroyContext<Scope: FeaturesScope>(of scope: Scope.Type) {
+    storage.deinitializeContext(Scope.Context.self, at: contextOffset)
   }
 
   deinit {
@@ -277,36 +271,10 @@ package final class Branch: @unchecked Sendable {
       let word = stateWord.load(ordering: .acquiring)
       if word != 0 { Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).release() }
     }
-    if hasTypedContext { Self.destroyContext(of: definition.scope, at: storage + Int(contextOffset)) }
+    if hasTypedContext { destroyContext(of: definition.scope) }
     // No load can be in progress: a load keeps its branch alive.
-    let layout = definition.layout
-    Self.destroyUnits(layout, from: 0, count: unitCount, at: storage)
-    let newest = overflow.pointee.load(ordering: .acquiring)
-    if newest != 0 {
-      let blocks = Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!)
-      var block: OverflowBlock? = blocks.takeUnretainedValue()
-      while let current = block {
-        current.destroyUnits(layout)
-        block = current.next
-      }
-      blocks.release()
-    }
-  }
-
-  /// Frees what `count` units of `layout` from `first` hold, at their offsets from `storage`: the
-  /// instances loaded in them and their multitons.
-  static func destroyUnits(_ layout: UnitLayout, from first: Int, count: Int, at storage: UnsafeMutableRawPointer) {
-    for index in first..<(first + count) {
-      let unit = layout.unit(at: index)
-      let start = storage + unit.offset
-      if let instance = unit.instance {
-        if UnitState(start).holdsInstance { instance.destroy(start + unit.instanceOffset) }
-      } else {
-        UnitState(start).releaseMultiton()
-      }
-      // The word itself is left as it is: an `Atomic<UInt>` has nothing to deinitialise, and a
-      // generic deinitialisation would cost a runtime call per unit.
-    }
+    storage.destroyUnits(of: definition.layout, from: 0, count: unitCount)
+    overflow.destroy(definition.layout)
   }
 
   /// The test container's overrides, if this branch is one's.
@@ -352,7 +320,7 @@ package final class Branch: @unchecked Sendable {
 
   /// The path of this branch of `Scope`: only a branch made with a typed context has none yet.
   private func makePath<Scope: FeaturesScope>(_ scope: Scope.Type) -> ScopePath {
-    let context = (storage + Int(contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee
+    let context = storage.context(Scope.Context.self, at: contextOffset)
     return ScopePath(scope, context: context, parent: parent.unsafelyUnwrapped.path)
   }
 
@@ -365,15 +333,14 @@ package final class Branch: @unchecked Sendable {
     guard detour.load(ordering: .relaxed) & Self.closedBit == 0 else { return nil }
     let key = FeatureTable.key(scope)
     if scopeKey == key {
-      return !hasTypedContext
-        ? nil : (storage + Int(contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee
+      return !hasTypedContext ? nil : storage.context(Scope.Context.self, at: contextOffset)
     }
     var next = parentReference
     while let branch = next {
       let found = branch._withUnsafeGuaranteedRef { branch -> (isScope: Bool, context: Scope.Context?) in
         guard branch.scopeKey == key else { return (false, nil) }
         guard branch.hasTypedContext else { return (true, nil) }
-        return (true, (branch.storage + Int(branch.contextOffset)).assumingMemoryBound(to: Scope.Context.self).pointee)
+        return (true, branch.storage.context(Scope.Context.self, at: branch.contextOffset))
       }
       if found.isScope { return found.context }
       next = branch._withUnsafeGuaranteedRef { $0.parentReference }
@@ -398,31 +365,19 @@ package final class Branch: @unchecked Sendable {
     return branch
   }
 
-  /// The unit of `entry` (its fixed offset, or its ``FeatureTable/Entry/unitWord``) in the storage of
-  /// the branch `depth` levels up, if that storage has room for it: plain pointers all the way, so
-  /// the walk touches no reference count. `nil` for a unit not given out yet, or given out after that branch
-  /// was made (then in an overflow block: see ``unit(word:giveOut:)``).
+  /// The unit of `entry` in the storage of the branch `depth` levels up, if that storage has room
+  /// for it: plain pointers all the way, so the walk touches no reference count. `nil` for a unit
+  /// not given out yet, or given out after that branch was made (then in an overflow block: see
+  /// ``unit(word:giveOut:)``).
   @inlinable @inline(__always)
-  func inlineUnit(up depth: Int, _ entry: FeatureTable.EntryReference) -> UnsafeMutableRawPointer? {
-    Self.unit(entry, in: storage(up: depth))
-  }
-
-  /// The unit of `entry` in `storage` (the registering branch's), if that storage has room for it.
-  @inlinable @inline(__always)
-  static func unit(_ entry: FeatureTable.EntryReference, in storage: UnsafeMutableRawPointer)
-    -> UnsafeMutableRawPointer?
-  {
-    let fixed = entry.fixedOffset
-    if fixed >= 0 { return storage + fixed }
-    // 0 (not given out) wraps around to the largest offset, which no storage holds.
-    let offset = entry.unitWord[0].load(ordering: .relaxed) &- 1
-    return offset < storage.load(as: UInt.self) ? storage + Int(bitPattern: offset) : nil
+  func inlineUnit(up depth: Int, _ entry: FeatureTable.EntryReference) -> BranchStorage.Unit? {
+    storage(up: depth).unit(entry)
   }
 
   /// The storage of the branch `depth` levels up: plain pointers all the way, so the walk touches
   /// no reference count.
   @inlinable @inline(__always)
-  func storage(up depth: Int) -> UnsafeMutableRawPointer {
+  func storage(up depth: Int) -> BranchStorage {
     guard depth > 0 else { return storage }
     var branch = parentReference.unsafelyUnwrapped
     var depth = depth &- 1
@@ -438,7 +393,7 @@ package final class Branch: @unchecked Sendable {
   /// - Parameter giveOut: Whether to give the unit out and make room for it here when needed, as a
   ///   load does; otherwise `nil` when the branch has none, since nothing was loaded in it.
   @usableFromInline
-  func unit(word: UnsafeMutablePointer<Atomic<UInt>>, giveOut: Bool) -> UnsafeMutableRawPointer? {
+  func unit(word: UnsafeMutablePointer<Atomic<UInt>>, giveOut: Bool) -> BranchStorage.Unit? {
     var stored = word[0].load(ordering: .acquiring)
     if stored == 0 {
       guard giveOut else { return nil }
@@ -446,84 +401,56 @@ package final class Branch: @unchecked Sendable {
       stored = layout.giveOut(layout.words.distance(to: word))
     }
     let offset = Int(stored - 1)
-    if offset < unitBytes { return storage + offset }
-    return overflowUnit(at: offset, giveOut: giveOut)
-  }
-
-  /// The newest overflow block, if one was made.
-  var overflowHead: OverflowBlock? {
-    let newest = overflow.pointee.load(ordering: .acquiring)
-    return newest == 0
-      ? nil : Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!).takeUnretainedValue()
+    if let unit = storage.unitIfStored(at: offset) { return unit }
+    return overflow.unit(at: offset, giveOut: giveOut, layout: definition.layout, firstUnit: unitCount)
   }
 
   /// How many units `storage` has room for, in give-out order.
   var unitCount: Int { Int(storedUnitCount) }
 
-  /// The bytes of this branch's storage before its context: the header word and its units.
-  var unitBytes: Int {
-    Int(storage.load(as: UInt.self))
-  }
-
-  /// The unit at `offset`, beyond this branch's storage, in an overflow block.
-  func overflowUnit(at offset: Int, giveOut: Bool) -> UnsafeMutableRawPointer? {
-    while true {
-      let newest = overflow.pointee.load(ordering: .acquiring)
-      let head = newest == 0 ? nil : Unmanaged<OverflowBlock>.fromOpaque(UnsafeRawPointer(bitPattern: newest)!)
-      var block = head
-      while let current = block {
-        if let unit = current._withUnsafeGuaranteedRef({ $0.unit(at: offset) }) { return unit }
-        block = current._withUnsafeGuaranteedRef { $0.next.map { Unmanaged.passUnretained($0) } }
-      }
-      guard giveOut else { return nil }
-      // Given out after the newest block: a block for every unit given out since.
-      let first = head?._withUnsafeGuaranteedRef { $0.firstUnit + $0.unitCount } ?? unitCount
-      let made = Unmanaged.passRetained(
-        OverflowBlock(definition.layout, from: first, next: head?.takeUnretainedValue()))
-      let (published, _) = overflow.pointee.compareExchange(
-        expected: newest, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
-      if published {
-        head?.release()  // the new block keeps it
-      } else {
-        made.release()  // another request made one first: look again
-      }
+  /// Calls `body` with every unit this branch has room for, in its storage and its overflow
+  /// blocks: its index in give-out order, its shape, and the unit.
+  func forEachUnit(_ body: (Int, UnitLayout.Unit, BranchStorage.Unit) -> Void) {
+    let layout = definition.layout
+    for index in 0..<unitCount {
+      let shape = layout.unit(at: index)
+      body(index, shape, storage.unit(at: shape.offset))
     }
-  }
-
-  /// The instance loaded in `unit`, whose instance starts at `instanceOffset`, if any.
-  @inlinable @inline(__always)
-  static func cached<F: Feature>(_ feature: F.Type, in unit: UnsafeMutableRawPointer, instanceOffset: Int) -> F? {
-    guard UnitState(unit).isLoaded else { return nil }
-    return (unit + instanceOffset).assumingMemoryBound(to: F.self).pointee
+    var block = overflow.newest
+    while let current = block {
+      for index in current.firstUnit..<(current.firstUnit + current.unitCount) {
+        let shape = layout.unit(at: index)
+        body(index, shape, current.unit(at: shape.offset).unsafelyUnwrapped)
+      }
+      block = current.next
+    }
   }
 
   /// The instance of `entry`'s feature loaded in this branch, wherever its unit is.
   func cached<F: Feature>(_ feature: F.Type, entry: FeatureTable.Entry) -> F? {
-    guard let unit = unit(word: entry.unitWord.unsafelyUnwrapped, giveOut: false) else { return nil }
-    return Self.cached(feature, in: unit, instanceOffset: entry.instanceOffset)
+    unit(word: entry.unitWord.unsafelyUnwrapped, giveOut: false)?.instance(feature, at: entry.instanceOffset)
   }
 
-  /// The instance for `context` of the multiton whose word is at `unit`, if loaded: no lock, no
-  /// cast.
+  /// The instance for `context` of the multiton whose word is `unit`, if loaded: no lock, no cast.
   @inlinable @inline(__always)
   static func cachedMultiton<F: Feature>(
-    _ feature: F.Type, context: F.Context, in unit: UnsafeMutableRawPointer
+    _ feature: F.Type, context: F.Context, in unit: BranchStorage.Unit
   ) -> F? {
-    guard let multiton = UnitState(unit).existingMultiton(feature) else { return nil }
+    guard let multiton = unit.state.existingMultiton(feature) else { return nil }
     return multiton._withUnsafeGuaranteedRef { $0.cached(context) }
   }
 
   /// The multiton of `word`'s unit in this branch, made on first use.
   func multiton<F: Feature>(_ feature: F.Type, word: UnsafeMutablePointer<Atomic<UInt>>) -> Multiton<F> {
-    UnitState(unit(word: word, giveOut: true).unsafelyUnwrapped).multiton(feature)
+    unit(word: word, giveOut: true).unsafelyUnwrapped.state.multiton(feature)
   }
 
   /// Stores an instance loaded outside the unit protocol: by an async load, which claimed the
   /// feature under `state`, so nothing else writes this unit.
   func publish<F: Sendable>(_ box: Box<F>, entry: FeatureTable.Entry) {
     let unit = unit(word: entry.unitWord.unsafelyUnwrapped, giveOut: true).unsafelyUnwrapped
-    (unit + entry.instanceOffset).initializeMemory(as: F.self, repeating: box.value, count: 1)
-    UnitState(unit).publishLoaded()
+    unit.store(box.value, at: entry.instanceOffset)
+    unit.state.publishLoaded()
   }
 
   /// The anchor of the features this branch's loaders receive.

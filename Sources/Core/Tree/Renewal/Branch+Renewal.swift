@@ -49,7 +49,7 @@ extension Branch {
     if entry.expires { return true }
     if key.context != nil { return state.held.relocated.contains(key) }
     guard let word = entry.unitWord, let unit = unit(word: word, giveOut: false) else { return false }
-    return UnitState(unit).isRelocated
+    return unit.state.isRelocated
   }
 
   /// The instance held under `key` in `state`, unless it expired: an expired one is let go of and
@@ -107,7 +107,7 @@ extension Branch {
     let multiton =
       lifetime == .cacheablePerContext
       ? entry.unitWord.flatMap { unit(word: $0, giveOut: false) }.flatMap {
-        UnitState($0).anyMultiton as? any RenewableMultiton
+        $0.state.anyMultiton as? any RenewableMultiton
       } : nil
     return state.withLock { state in
       var found = isLetGo || state.held.instances.removeValue(forKey: key) != nil
@@ -117,7 +117,7 @@ extension Branch {
         found = true
       }
       if !found, lifetime == .cacheable, let word = entry.unitWord, let unit = unit(word: word, giveOut: false) {
-        found = UnitState(unit).relocate()
+        found = unit.state.relocate()
       }
       guard found else { return nil }
       return forgotten(key, binding: entry.binding.takeUnretainedValue(), in: &state)

@@ -16,9 +16,10 @@ final class OverflowBlock {
   let end: Int
   /// The older blocks.
   let next: OverflowBlock?
-  /// Offset `start` rounded down to 16, so that every unit is as aligned as in branch storage.
-  private let base: Int
   private let memory: UnsafeMutableRawPointer
+  /// The units here, at their offsets: as if `memory` were the storage of a later branch, from
+  /// offset `start` rounded down to 16, so that every unit is as aligned as in branch storage.
+  private let storage: BranchStorage
 
   /// A block for every unit of `layout` given out from `firstUnit` on, with their state and
   /// multiton words cleared.
@@ -28,25 +29,24 @@ final class OverflowBlock {
     unitCount = count - firstUnit
     start = layout.unit(at: firstUnit).offset
     end = layout.byteCount(ofFirst: count)
-    base = start & ~15
+    let base = start & ~15
     self.next = next
     memory = .allocate(byteCount: end - base, alignment: 16)
-    for index in firstUnit..<count {
-      UnitState.initialize(memory + (layout.unit(at: index).offset - base))
-    }
+    storage = BranchStorage(base: memory - base)
+    storage.initializeUnits(of: layout, from: firstUnit, count: unitCount)
   }
 
   deinit {
     memory.deallocate()
   }
 
-  /// The address of the unit at `offset`, if it is in this block.
-  func unit(at offset: Int) -> UnsafeMutableRawPointer? {
-    offset >= start && offset < end ? memory + (offset - base) : nil
+  /// The unit at `offset`, if it is in this block.
+  func unit(at offset: Int) -> BranchStorage.Unit? {
+    offset >= start && offset < end ? storage.unit(at: offset) : nil
   }
 
-  /// Frees what the units here hold; see ``Branch/destroyUnits(_:from:count:at:)``.
+  /// Frees what the units here hold.
   func destroyUnits(_ layout: UnitLayout) {
-    Branch.destroyUnits(layout, from: firstUnit, count: unitCount, at: memory - base)
+    storage.destroyUnits(of: layout, from: firstUnit, count: unitCount)
   }
 }
