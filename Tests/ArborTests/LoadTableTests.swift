@@ -22,12 +22,15 @@ import Testing
   enum Event: CustomStringConvertible {
     /// A request for `key`, finding the branch and its storage as `branch` says.
     case claim(key: Int, Branch)
+    /// A request waits for a load of `key` claimed through its unit's word.
+    case waitForUnit(key: Int)
     /// The load of `key` ends (its instance published, or failed).
     case finish(key: Int)
 
     var description: String {
       switch self {
       case .claim(let key, let branch): "claim \(key) (\(branch))"
+      case .waitForUnit(let key): "wait for unit \(key)"
       case .finish(let key): "finish \(key)"
       }
     }
@@ -35,14 +38,14 @@ import Testing
 
   static let alphabet: [Event] =
     [0, 1].flatMap { key in [Branch.closing, .cached, .uncached].map { Event.claim(key: key, $0) } }
-    + [.finish(key: 0), .finish(key: 1)]
+    + [.waitForUnit(key: 0), .finish(key: 0), .finish(key: 1)]
 
   /// Only the owner of a load in flight finishes it, once: the keys in flight after `events`.
   static func keysInFlight(after events: [Event]) -> Set<Int> {
     var keys: Set<Int> = []
     for event in events {
       switch event {
-      case .claim(let key, .uncached): keys.insert(key)
+      case .claim(let key, .uncached), .waitForUnit(let key): keys.insert(key)
       case .claim: break
       case .finish(let key): keys.remove(key)
       }
@@ -102,8 +105,18 @@ import Testing
           default:
             Issue.record(Comment(rawValue: "\(event) answered \(claim) after \(events)"))
           }
+        case .waitForUnit(let key):
+          // The first request to wait has the table track the unit's load; later ones find it.
+          if let inFlight = loading[key] {
+            #expect(table.inFlight(of: key) == inFlight, context)
+          } else {
+            #expect(table.inFlight(of: key) == nil, context)
+            table.track(key, started)
+            loading[key] = started
+            started += 1
+          }
         case .finish(let key):
-          table.finish(key)
+          #expect(table.finish(key) == loading[key], context)
           loading[key] = nil
         }
         #expect(Set(table.inFlight) == Set(loading.values), context)

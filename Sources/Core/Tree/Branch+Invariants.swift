@@ -45,7 +45,6 @@ extension Branch: InvariantChecking {
     }
     if quiescent, let state = existingState {
       state.withLock { state in
-        if !state.inFlight.isEmpty { violations.append("\(state.inFlight.count) loads are waited for") }
         if !state.loads.isIdle { violations.append("\(state.loads.inFlight.count) loads are in flight") }
       }
     }

@@ -192,7 +192,7 @@ extension Branch {
 
   /// Ends a load ``beginOutsideLoad(_:at:)`` started, once it recorded its teardown.
   func endOutsideLoad<F: Feature>(_ load: AsyncLoad<F>, _ outcome: Result<F, any Error>) {
-    state.withLock { $0.loads.finish(LoadKey(outsideLoad: load)) }
+    _ = state.withLock { $0.loads.finish(LoadKey(outsideLoad: load)) }
     load.finish(outcome)
   }
 
@@ -209,7 +209,9 @@ extension Branch {
   @usableFromInline
   func startClose(at site: SourceLocation) -> CloseRemainder? {
     guard let children = markClosed(at: site, levelsUp: 0, collecting: true) else { return .outcomeOfEarlierClose }
-    if children.isEmpty, unitLoadsInFlight().isEmpty, finishClose(with: [], onlyIfNothingToTearDown: true) {
+    // A unit's load in flight is tracked now, so that the table tells the quiet close below of it.
+    trackUnitLoads()
+    if children.isEmpty, finishClose(with: [], onlyIfNothingToTearDown: true) {
       definition.observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
       return nil
     }
@@ -372,9 +374,11 @@ extension Branch {
     for load in loadsInFlight() { await load.ended() }
   }
 
-  /// The loads in flight here: those that claimed a unit, and those of the ``LoadTable``.
+  /// The loads in flight here, each waited for as a request waits, so that it hands its outcome
+  /// over when it ends.
   func loadsInFlight() -> [any LoadInFlight] {
-    unitLoadsInFlight() + (existingState?.withLock { $0.loads.inFlight } ?? [])
+    trackUnitLoads()
+    return existingState?.withLock { $0.loads.inFlight } ?? []
   }
 
   /// The async loads in flight here.
@@ -382,17 +386,13 @@ extension Branch {
     existingState?.withLock { state in state.loads.inFlight.compactMap { $0 as? AsyncLoadNode } } ?? []
   }
 
-  /// The loads in flight here that claimed a unit (a cacheable without a context, loaded in place),
-  /// each waited for as a request waits, so that the load hands its outcome over when it ends.
-  private func unitLoadsInFlight() -> [InFlight] {
-    var loads: [InFlight] = []
+  /// Has the ``LoadTable`` track every load in flight here that claimed a unit (a cacheable
+  /// without a context, loaded in place) and that nobody waits for yet.
+  func trackUnitLoads() {
     forEachUnit { _, shape, unit in
-      guard shape.instance != nil else { return }
-      let unitState = unit.state
-      guard unitState.isClaimed else { return }
-      if let inFlight = inFlight(of: unitState) { loads.append(inFlight) }
+      guard let instance = shape.instance, unit.state.isClaimed else { return }
+      _ = inFlight(of: unit.state, instance.feature)
     }
-    return loads
   }
 
   /// Ends the close of this branch with its outcome, for every caller waiting for it.

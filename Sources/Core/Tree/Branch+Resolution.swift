@@ -333,7 +333,7 @@ extension Branch {
     // that started before is seen here (both are sequentially consistent).
     if isClosed {
       let error = closed(resolving: feature, at: location)
-      settle(unitState, loaded: false, outcome: .failure(error))
+      settle(unitState, of: feature, loaded: false, outcome: .failure(error))
       throw error
     }
     let instance: F
@@ -342,7 +342,7 @@ extension Branch {
       instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
     } catch {
       thread._withUnsafeGuaranteedRef { if $0.endCachingLoad(from: records) { $0.dropDependencies(from: records) } }
-      settle(unitState, loaded: false, outcome: .failure(error))
+      settle(unitState, of: feature, loaded: false, outcome: .failure(error))
       throw error
     }
     unit.store(instance, at: entry.instanceOffset)
@@ -352,30 +352,34 @@ extension Branch {
     thread._withUnsafeGuaranteedRef {
       if $0.endCachingLoad(from: records) { recordLoad(feature, receivedOn: $0, from: records) }
     }
-    settle(unitState, loaded: true, outcome: .success(self))  // waiters read the unit again
+    settle(unitState, of: feature, loaded: true, outcome: .success(self))  // waiters read the unit again
     return instance
   }
 
-  /// Ends the load of `unit`: publishes the instance (or empties the unit after a failure, which
-  /// is not cached), and hands the outcome to the requests waiting for it.
+  /// Ends the load of `unit`, `feature`'s: publishes the instance (or empties the unit after a
+  /// failure, which is not cached), and hands the outcome to the requests waiting for it.
   @usableFromInline
-  func settle(_ unit: UnitState, loaded: Bool, outcome: @autoclosure () -> Result<AnyObject, any Error>) {
+  func settle(
+    _ unit: UnitState, of feature: any Feature.Type, loaded: Bool,
+    outcome: @autoclosure () -> Result<AnyObject, any Error>
+  ) {
+    let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
     guard loaded else {
       // A failure empties the unit, which another request may claim at once, and be waited for
       // under the same key: the unit is emptied and this load's waiters taken in one critical
       // section, so that they are never confused with the next load's.
-      let inFlight = state.withLock { state -> InFlight? in
+      let inFlight = state.withLock { state -> (any LoadInFlight)? in
         guard unit.settle(loaded: false) else { return nil }
-        return state.inFlight.removeValue(forKey: unit.word)
+        return state.loads.finish(key)
       }
-      inFlight?.finish(outcome())
+      (inFlight as? InFlight)?.finish(outcome())
       return
     }
     // A loaded unit is never claimed again, so no other load can be waited for under its key.
     guard unit.settle(loaded: true) else { return }
-    // A waiter marked the load and registered its `InFlight` under the lock, in one critical section.
-    let inFlight = state.withLock { $0.inFlight.removeValue(forKey: unit.word) }
-    inFlight?.finish(outcome())
+    // A waiter marked the load and tracked it in the table under the lock, in one critical section.
+    let inFlight = state.withLock { $0.loads.finish(key) }
+    (inFlight as? InFlight)?.finish(outcome())
   }
 
   /// Waits for the load of `owner` that claimed `unit`.
@@ -393,7 +397,7 @@ extension Branch {
     if owner.toOpaque() == reference.toOpaque() {
       throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
     }
-    guard let inFlight = inFlight(of: unit) else { return }
+    guard let inFlight = inFlight(of: unit, feature) else { return }
     switch inFlight.wait(as: thread) {
     case .finished(.success): return
     case .finished(.failure(let error)):
@@ -404,18 +408,20 @@ extension Branch {
     }
   }
 
-  /// The load in progress in `unit`, marked waited and registered for its owner to finish when it
-  /// ends; `nil` when it ended meanwhile. What a request, or a close, waits for.
-  func inFlight(of unit: UnitState) -> InFlight? {
-    state.withLock { state -> InFlight? in
+  /// The load in progress in `unit`, `feature`'s, marked waited and tracked in the branch's
+  /// ``LoadTable`` for its owner to finish when it ends; `nil` when it ended meanwhile. What a
+  /// request, or a close, waits for.
+  func inFlight(of unit: UnitState, _ feature: any Feature.Type) -> InFlight? {
+    let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
+    return state.withLock { state -> InFlight? in
       switch unit.markWaited() {
       case .ended:
         return nil
       case .alreadyWaited:
-        return state.inFlight[unit.word]
+        return state.loads.inFlight(of: key) as? InFlight
       case .marked(let owner):
         let inFlight = InFlight(owner: owner.takeUnretainedValue())
-        state.inFlight[unit.word] = inFlight
+        state.loads.track(key, inFlight)
         return inFlight
       }
     }
@@ -494,7 +500,7 @@ extension Branch {
         owned.finish(.success(Box(instance)))
         return instance
       } catch {
-        state.withLock { $0.loads.finish(key) }
+        _ = state.withLock { $0.loads.finish(key) }
         owned.finish(.failure(error))
         throw error
       }

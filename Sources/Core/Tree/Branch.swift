@@ -103,10 +103,7 @@ package final class Branch: @unchecked Sendable {
   var isOverridden: Bool { detour.load(ordering: .relaxed) & Self.overriddenBit != 0 }
 
   struct State {
-    /// The loads of units that other requests wait for, by their unit's state word.
-    var inFlight: [UnsafeMutablePointer<Atomic<UInt>>: InFlight] = [:]
-    /// Every other load in flight: of multitons' contexts, of held instances, async loads, and a
-    /// test container's loads.
+    /// The loads in flight that requests or closes wait for: see ``LoadTable``.
     var loads = LoadTable<LoadKey, any LoadInFlight>()
     /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
     /// the outcome (see ``Branch/isClosed``).

@@ -135,7 +135,7 @@ extension Branch {
           state.loads.finish(key)
         }
       },
-      failed: { self.state.withLock { $0.loads.finish(key) } })
+      failed: { _ = self.state.withLock { $0.loads.finish(key) } })
   }
 
   /// Exactly once, asynchronously: the first request starts the load in its own task; every

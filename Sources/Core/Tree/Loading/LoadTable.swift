@@ -1,10 +1,16 @@
-/// The loads of one branch that are claimed under its lock, by what they load: a multiton's
-/// contexts, held instances (those that expire or were renewed), async loads, and a test
-/// container's loads. One state machine, one claim, one way to wait, and one answer to a close.
+/// The loads in flight in one branch that requests and closes wait for, by what they load: one
+/// state machine, one way to wait, and one answer to a close, for every kind of load.
 ///
 /// A value in the branch's `state`, changed only under its lock. It is generic over what it keys
 /// loads by (a ``LoadKey`` in a branch) and the load it keeps in flight (a ``LoadInFlight``), so
 /// that tests drive it with plain values.
+///
+/// Every load but one kind is claimed here: a multiton's context, an instance the branch holds
+/// under its lock (it expires, or was renewed), every async load, and a test container's loads. A
+/// cacheable without a context, loaded in place, is claimed lock-free through its unit's word
+/// (``UnitState``): a load nobody waits for never takes the lock. The first request that waits for
+/// one has the table ``track(_:_:)`` it, so that it is waited for, and found by a close, as every
+/// other load is.
 ///
 /// For one key:
 ///
@@ -14,11 +20,13 @@
 /// | idle | claim, the instance cached | idle | ``Claim/cached``: read it |
 /// | idle | claim | loading (the new load) | ``Claim/own(_:)``: run the loader, outside the lock |
 /// | loading | claim | loading (the same) | ``Claim/join(_:)``: wait for the load's outcome |
+/// | idle | ``track(_:_:)``: a request waits for a unit's load | loading (that load) | wait for it |
+/// | loading | ``inFlight(of:)``: another request waits for a unit's load | loading | wait for it |
 /// | loading | ``finish(_:)``, once the instance is published (or the load failed) | idle | resume the load's waiters with its outcome |
-/// | loading | a close, ``inFlight`` | loading | the close waits for the load to end |
+/// | loading | a close (``inFlight``) | loading | the close waits for the load to end |
 ///
 /// "Loaded" is not a state of the table: it is the instance, published in the branch's storage
-/// (a multiton's table, a unit, the held instances) in the critical section that finishes the
+/// (a unit, a multiton's table, the held instances) in the critical section that finishes the
 /// load, and looked up in the one that claims. A failure is not cached: the key is idle again, and
 /// the next claim starts a new load. A close never cancels a load; it waits for every load in
 /// flight, and no load starts once the branch is closing.
@@ -56,12 +64,24 @@ package struct LoadTable<Key: Hashable, Load> {
     return .own(load)
   }
 
+  /// A load of `key` claimed through its unit's word, which a request now waits for: the table
+  /// tracks it from now on, for every later request and close to wait for too.
+  package mutating func track(_ key: Key, _ load: Load) {
+    precondition(loading[key] == nil, "a unit's load of \(key) is tracked while another is in flight")
+    loading[key] = load
+  }
+
+  /// The load of `key` in flight, if any: what a request waits for once it found a unit claimed.
+  package func inFlight(of key: Key) -> Load? { loading[key] }
+
   /// Ends the load of `key`: its instance is published by now, or it failed. Its owner then
   /// resumes those waiting with its outcome.
-  package mutating func finish(_ key: Key) {
-    guard loading.removeValue(forKey: key) != nil else {
-      preconditionFailure("a load of \(key) ended that was not in flight")
-    }
+  ///
+  /// - Returns: The load that ended; `nil` for a unit's load that nobody waited for, which the
+  ///   table never tracked.
+  @discardableResult
+  package mutating func finish(_ key: Key) -> Load? {
+    loading.removeValue(forKey: key)
   }
 
   /// The loads in flight: what a close waits for.
