@@ -98,7 +98,10 @@ struct UnitState {
       if stored & Self.waitedTag != 0 { return .alreadyWaited }
       let (marked, _) = word[0].compareExchange(
         expected: stored, desired: stored | Self.waitedTag, ordering: .acquiringAndReleasing)
-      if marked { return .marked(owner: Self.owner(of: stored)) }
+      if marked {
+        checkInDebugBuilds()
+        return .marked(owner: Self.owner(of: stored))
+      }
     }
   }
 
@@ -108,6 +111,7 @@ struct UnitState {
   /// - Returns: Whether requests wait for the load (their ``InFlight`` is in the branch's `state`).
   func settle(loaded: Bool) -> Bool {
     let previous = word[0].exchange(loaded ? Self.loaded : 0, ordering: .acquiringAndReleasing)
+    assert(previous & Self.loadingTag != 0, "a load settled a unit it had not claimed")
     return previous & Self.waitedTag != 0
   }
 
@@ -125,13 +129,15 @@ struct UnitState {
   ///
   /// - Returns: Whether the unit was loaded.
   func relocate() -> Bool {
-    word[0].compareExchange(expected: Self.loaded, desired: Self.relocated, ordering: .sequentiallyConsistent)
+    defer { checkInDebugBuilds() }
+    return word[0].compareExchange(expected: Self.loaded, desired: Self.relocated, ordering: .sequentiallyConsistent)
       .exchanged
   }
 
   /// Marks the instance stored by a load claimed some other way (an async load, claimed under the
   /// branch's lock): nothing else writes this unit.
   func publishLoaded() {
+    assert(word[0].load(ordering: .relaxed) == 0, "an async load published a unit that was not empty")
     word[0].store(Self.loaded, ordering: .releasing)
   }
 
@@ -168,6 +174,12 @@ struct UnitState {
 }
 
 extension UnitState {
+  /// Stops a debug build whose unit word holds what no transition makes: run after each
+  /// transition off the inlined path. A release build checks nothing.
+  func checkInDebugBuilds() {
+    assert(violation(quiescent: false) == nil, "unit word: \(violation(quiescent: false) ?? "")")
+  }
+
   /// What is wrong with this cacheable unit's word, if anything: for ``Branch/invariantViolations(quiescent:)``.
   ///
   /// - Parameter quiescent: Whether no load can be in progress, so the word is empty or loaded.
