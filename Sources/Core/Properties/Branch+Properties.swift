@@ -29,10 +29,10 @@ extension Branch {
   static func peekProperty<P: FeaturesProperty>(_ property: P.Type, in branch: Unmanaged<Branch>) -> P.Value? {
     // A closed branch reads the slow way, which reports `FeaturesClosed`: the same byte a cached
     // request tests.
-    let (detour, word) = branch._withUnsafeGuaranteedRef {
-      ($0.detour.load(ordering: .relaxed), $0.propertiesWord.load(ordering: .acquiring))
+    let (slowPathFlags, word) = branch._withUnsafeGuaranteedRef {
+      ($0.slowPathFlags.load(ordering: .relaxed), $0.propertiesWord.load(ordering: .acquiring))
     }
-    guard word != 0, detour & closedBit == 0 else { return nil }
+    guard word != 0, slowPathFlags & closedBit == 0 else { return nil }
     return Unmanaged<BranchProperties>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
       ._withUnsafeGuaranteedRef { $0.cached(property) }
   }

@@ -2,13 +2,13 @@ import Synchronization
 
 // Closing a branch: the children a close must reach, the instances it tears down, and the state
 // that says a branch is closed. `State.lifecycle` (a ``BranchLifecycle``) owns that state; the
-// closed bit of `detour` mirrors it for the inlined reads, set only by `mirrorClosed()` when an
+// closed bit of `slowPathFlags` mirrors it for the inlined reads, set only by `mirrorClosed()` when an
 // event of the lifecycle leaves `open`.
 extension Branch {
   /// Whether `close()` started on this branch or an ancestor: from then on every request, branch
   /// and context lookup through it (or a branch below it) throws ``FeaturesClosed``, a property
   /// read, set or observe reports it, and the branch's property streams have ended. Never unset.
-  @inlinable package var isClosed: Bool { detour.load(ordering: .sequentiallyConsistent) & Self.closedBit != 0 }
+  @inlinable package var isClosed: Bool { slowPathFlags.load(ordering: .sequentiallyConsistent) & Self.closedBit != 0 }
 
   /// The error of a request for `feature` through this branch once it is closed.
   @usableFromInline
@@ -303,10 +303,10 @@ extension Branch {
     holdsParent ? parent : tether?.branch
   }
 
-  /// Sets the closed bit of `detour` once the lifecycle left `open`: from then on the inlined reads
+  /// Sets the closed bit of `slowPathFlags` once the lifecycle left `open`: from then on the inlined reads
   /// take the slow way, which throws ``FeaturesClosed``.
   private func mirrorClosed() {
-    detour.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
+    slowPathFlags.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
   }
 
   /// Runs a close's plan: each child (with its own children first), then the branch itself.

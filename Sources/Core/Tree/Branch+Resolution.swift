@@ -13,7 +13,7 @@ extension Branch {
   func resolve<F: Feature>(
     _ feature: F.Type, context: F.Context, at location: SourceLocation, thread: Unmanaged<LoadingThread>? = nil
   ) throws -> F {
-    if detour.load(ordering: .relaxed) == 0, let entry = table.entry(for: FeatureTable.key(feature)) {
+    if slowPathFlags.load(ordering: .relaxed) == 0, let entry = table.entry(for: FeatureTable.key(feature)) {
       switch entry.kind {
       case .serves(.cacheable):
         if let unit = inlineUnit(up: entry.depth, entry),
@@ -46,9 +46,11 @@ extension Branch {
   /// into the caller, with nothing for the optimiser to retain.
   @inlinable @inline(__always)
   static func peek<F: Feature>(_ feature: F.Type, in branch: Unmanaged<Branch>) -> F? {
-    // The detour byte is where a closed branch sends its requests the slow way (see `detour`).
-    let (detour, table) = branch._withUnsafeGuaranteedRef { ($0.detour.load(ordering: .relaxed), $0.table) }
-    guard detour == 0, let entry = table.entry(for: FeatureTable.key(feature)) else { return nil }
+    // A closed branch sends its requests the slow way through `slowPathFlags`.
+    let (slowPathFlags, table) = branch._withUnsafeGuaranteedRef {
+      ($0.slowPathFlags.load(ordering: .relaxed), $0.table)
+    }
+    guard slowPathFlags == 0, let entry = table.entry(for: FeatureTable.key(feature)) else { return nil }
     switch entry.kind {
     case .serves(.cacheable):
       var owner = branch

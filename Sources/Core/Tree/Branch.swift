@@ -17,7 +17,7 @@ package final class Branch: @unchecked Sendable {
   // `state` guards (a Lock), and the path, lock and overflow blocks (whose word is in the anchor),
   // each published once by an atomic compare-and-exchange. An instance is written before its state
   // word is set with release ordering and never written again; instances are destroyed in deinit,
-  // when no reader remains. `detour` is atomic. The sibling links and `isLinked` are written only
+  // when no reader remains. `slowPathFlags` is atomic. The sibling links and `isLinked` are written only
   // under the parent anchor's children lock (acquiring and releasing atomics); `hasRecordedTeardowns`
   // under `state`, and read in deinit, which the last release orders after every other access.
   @usableFromInline package let definition: ScopeDefinition
@@ -45,7 +45,7 @@ package final class Branch: @unchecked Sendable {
   // A word more would put the object in a larger malloc size class (`BranchFootprintTests` checks
   // it), so the small fields fill the rest of the table's last word (its shift is one byte) and
   // one word after `propertiesWord`; the fields the inlined reads use (`table`, `storage`,
-  // `detour`) come first.
+  // `slowPathFlags`) come first.
   /// The scope's feature table; `definition` keeps its buckets alive.
   @usableFromInline let table: FeatureTable.Lookup
   /// Whether `storage` holds a `Scope.Context` at `contextOffset`; not when the branch was made
@@ -73,7 +73,7 @@ package final class Branch: @unchecked Sendable {
   /// The ``state`` lock, retained, once something needed it; 0 before. A word rather than an
   /// `AtomicLazyReference`, whose `load()` is not specialised here: a close and each recorded
   /// teardown read it.
-  private let stateWord = Atomic<UInt>(0)
+  private let lockWord = Atomic<UInt>(0)
   /// The branch's ``BranchProperties``, retained, once a property was read, set or observed
   /// through it; 0 before. A plain word, not a lazy reference: reads load it without retaining.
   @usableFromInline let propertiesWord = Atomic<UInt>(0)
@@ -85,7 +85,7 @@ package final class Branch: @unchecked Sendable {
   /// The inlined read loads this byte where it loaded a constant flag before, so checking that a
   /// branch is still open costs a cached read nothing: closing sets the bit, and the read goes the
   /// slow way, which throws ``FeaturesClosed``.
-  @usableFromInline let detour: Atomic<UInt8>
+  @usableFromInline let slowPathFlags: Atomic<UInt8>
   /// Whether an instance with a teardown was ever recorded here (set under `state`): deinit then
   /// looks for the teardowns that never ran, and no other branch pays for the look.
   var hasRecordedTeardowns = false
@@ -94,13 +94,13 @@ package final class Branch: @unchecked Sendable {
   var olderSibling: Unmanaged<Branch>?
   var newerSibling: Unmanaged<Branch>?
 
-  /// The bit of ``detour`` a test container's branches set.
+  /// The bit of ``slowPathFlags`` a test container's branches set.
   @usableFromInline static var overriddenBit: UInt8 { 0b01 }
-  /// The bit of ``detour`` that closing sets.
+  /// The bit of ``slowPathFlags`` that closing sets.
   @usableFromInline static var closedBit: UInt8 { 0b10 }
 
   /// Whether a test container's overrides are consulted before the table.
-  var isOverridden: Bool { detour.load(ordering: .relaxed) & Self.overriddenBit != 0 }
+  var isOverridden: Bool { slowPathFlags.load(ordering: .relaxed) & Self.overriddenBit != 0 }
 
   struct State {
     /// The loads in flight that requests or closes wait for: see ``LoadTable``.
@@ -236,7 +236,7 @@ package final class Branch: @unchecked Sendable {
     table = definition.lookup
     scopeKey = definition.scopeKey
     if let path { _ = pathStorage.storeIfNil(path) }
-    detour = Atomic(overrides != nil ? Self.overriddenBit : 0)
+    slowPathFlags = Atomic(overrides != nil ? Self.overriddenBit : 0)
     overridesObject = consume overrides
     parentReference = parent
     hasTypedContext = context != nil
@@ -265,7 +265,7 @@ package final class Branch: @unchecked Sendable {
     leaveParent()
     endLifecycle()
     defer {
-      let word = stateWord.load(ordering: .acquiring)
+      let word = lockWord.load(ordering: .acquiring)
       if word != 0 { Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).release() }
     }
     if hasTypedContext { destroyContext(of: definition.scope) }
@@ -288,7 +288,7 @@ package final class Branch: @unchecked Sendable {
   var state: Lock<State> {
     if let existing = existingState { return existing }
     let made = Unmanaged.passRetained(Lock.make(State()))
-    let (published, found) = stateWord.compareExchange(
+    let (published, found) = lockWord.compareExchange(
       expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
     if published { return made.takeUnretainedValue() }
     made.release()  // another request made one first
@@ -298,7 +298,7 @@ package final class Branch: @unchecked Sendable {
 
   /// The ``state`` lock, if something made it.
   var existingState: Lock<State>? {
-    let word = stateWord.load(ordering: .acquiring)
+    let word = lockWord.load(ordering: .acquiring)
     return word == 0
       ? nil : Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).takeUnretainedValue()
   }
@@ -327,7 +327,7 @@ package final class Branch: @unchecked Sendable {
   @inlinable
   func context<Scope: FeaturesScope>(in scope: Scope.Type) -> Scope.Context? {
     // A closed branch (or one below a closed branch, which closing marks too) reads none.
-    guard detour.load(ordering: .relaxed) & Self.closedBit == 0 else { return nil }
+    guard slowPathFlags.load(ordering: .relaxed) & Self.closedBit == 0 else { return nil }
     let key = FeatureTable.key(scope)
     if scopeKey == key {
       return !hasTypedContext ? nil : storage.context(Scope.Context.self, at: contextOffset)

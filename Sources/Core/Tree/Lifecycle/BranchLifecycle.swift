@@ -4,7 +4,7 @@
 /// A value, kept in the branch's `state` and changed only under its lock. Each event returns what
 /// the branch must do outside the lock (resume waiters, run the close); a transition that cannot
 /// happen stops the process, since it would mean two closes ran one branch's teardowns. The branch
-/// mirrors "not open" in the closed bit of its `detour` byte, which the inlined cached read loads
+/// mirrors "not open" in the closed bit of its `slowPathFlags` byte, which the inlined cached read loads
 /// anyway; that bit is set in one place, when an event here says so.
 ///
 /// | state | event | next state | action |
