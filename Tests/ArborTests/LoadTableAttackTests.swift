@@ -556,40 +556,57 @@ import Testing
     }
   }
 
-  /// Contexts of a multiton that live a minute, requested from many threads at once once they are
-  /// that old: each is loaded again once, its old instance and those built on it torn down once,
-  /// and no thread receives an instance whose teardown started.
-  @Test func expiredContextsRequestedFromManyThreadsAreRenewedOnceEach() async throws {
+  /// Contexts of a multiton that live a minute, requested from many threads (or tasks, of async
+  /// loaders) at once once they are that old: each is loaded again once, its old instance and those
+  /// built on it torn down once, and no request receives an instance whose teardown started.
+  @Test(arguments: [false, true])
+  func expiredContextsRequestedAtOnceAreRenewedOnceEach(async: Bool) async throws {
     let ledger = RenewalLedger()
     let clock = ManualClock()
-    let root = Self.tree(ledger, clock: clock, timeToLive: .seconds(60))
+    let root = Self.tree(ledger, async: async, clock: clock, timeToLive: .seconds(60))
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
-    try synchronously { for id in 0..<3 { _ = try session.instance(of: Inbox.self, context: id) } }
+    for id in 0..<3 { _ = try await session.instance(of: Inbox.self, context: id) }
     clock.advance(by: .seconds(60))
     let go = Flag()
-    let serials = Collected<String>()
-    let ended = startThreads(12) { thread in
-      _ = go.wait(seconds: 10)
-      do {
-        let id = thread % 3
-        if thread % 2 == 0 {
-          serials.append(try ledger.receive { try root.instance(of: Mailbox.self, context: id) }.life.name)
-        } else {
-          serials.append(try ledger.receive { try session.instance(of: Inbox.self, context: id) }.life.name)
+    let names = Collected<String>()
+    if async {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for index in 0..<12 {
+          group.addTask {
+            _ = await go.suspendUntilRaised(seconds: 10)
+            let id = index % 3
+            names.append(
+              index % 2 == 0
+                ? try await ledger.receive { try await root.instance(of: Mailbox.self, context: id) }.life.name
+                : try await ledger.receive { try await session.instance(of: Inbox.self, context: id) }.life.name)
+          }
         }
-      } catch {
-        Issue.record(error)
+        go.raise()
+        try await group.waitForAll()
       }
+    } else {
+      let ended = startThreads(12) { index in
+        _ = go.wait(seconds: 10)
+        let id = index % 3
+        do {
+          names.append(
+            index % 2 == 0
+              ? try ledger.receive { try root.instance(of: Mailbox.self, context: id) }.life.name
+              : try ledger.receive { try session.instance(of: Inbox.self, context: id) }.life.name)
+        } catch {
+          Issue.record(error)
+        }
+      }
+      go.raise()
+      #expect(await ended.suspendUntilRaised(seconds: 10))
     }
-    go.raise()
-    #expect(await ended.suspendUntilRaised(seconds: 10))
     let downs = try await first(6, of: ledger.teardowns, seconds: 10)
     #expect(
       downs.sorted() == (0..<3).flatMap { ["down Inbox@ann(\($0)) 1", "down Mailbox(\($0)) 1"] }.sorted())
-    #expect(Set(serials.all.filter { $0.hasPrefix("Mailbox") }) == ["Mailbox(0) 2", "Mailbox(1) 2", "Mailbox(2) 2"])
+    #expect(Set(names.all.filter { $0.hasPrefix("Mailbox") }) == ["Mailbox(0) 2", "Mailbox(1) 2", "Mailbox(2) 2"])
     for id in 0..<3 {
       #expect(ledger.loads("Mailbox(\(id))") == 2)
-      #expect(try synchronously { try session.instance(of: Inbox.self, context: id) }.serial == 2)
+      #expect(try await session.instance(of: Inbox.self, context: id).serial == 2)
     }
     #expect(ledger.staleReceipts.all.isEmpty)
     try await root.close()
@@ -668,6 +685,44 @@ import Testing
     #expect(await ends(within: 10) { try await root.close() })
     #expect(ledger.doubleTeardowns.all.isEmpty)
     #expect(ledger.entries("down ").count == ledger.entries("up ").count)
+  }
+
+  /// A close's teardown of a context requests that context, another one, and refreshes it: each is
+  /// refused, and the close ends having torn every instance down once.
+  @Test func aClosesTeardownThatComesBackToItsMultitonIsRefusedAndTheCloseEnds() async throws {
+    let ledger = RenewalLedger()
+    let later = Later<Features>()
+    defer { later.clear() }  // the tree's teardowns reach it: let go, or it keeps the tree
+    let refusals = Collected<String>()
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable(implementation: "live()") { (id: Int, features: Features) in
+          ledger.make(Mailbox.self, context: id, in: features)
+        } teardown: { mailbox in
+          try ledger.tearDown(mailbox)
+          guard mailbox.life.name == "Mailbox(1) 1" else { return }
+          let features = later.get
+          for attempt in 0..<4 {
+            do {
+              switch attempt {
+              case 0: _ = try synchronously { try features.instance(of: Mailbox.self, context: 1) }
+              case 1: _ = try await features.instance(of: Mailbox.self, context: 2)
+              case 2: _ = try await features.instance(of: Mailbox.self, context: 3)
+              default: _ = try await features.refresh(Mailbox.self, context: 2)
+              }
+              refusals.append("\(attempt): served")
+            } catch {
+              refusals.append("\(attempt): \(type(of: error))")
+            }
+          }
+        })
+    }
+    later.set(root)
+    try synchronously { for id in 1...2 { _ = try root.instance(of: Mailbox.self, context: id) } }
+    #expect(await ends(within: 10) { try await root.close() })
+    #expect(
+      refusals.all == ["0: FeaturesClosed", "1: FeaturesClosed", "2: FeaturesClosed", "3: FeaturesClosed"])
+    #expect(ledger.log.all == ["up Mailbox(1) 1", "up Mailbox(2) 1", "down Mailbox(2) 1", "down Mailbox(1) 1"])
   }
 
   /// A refresh's teardown of a context requests that context (and so loads its next instance), and
