@@ -95,6 +95,28 @@ import Testing
     #expect(ledger.doubleTeardowns.all.isEmpty)
   }
 
+  /// Contexts that are equal values made apart (strings built by each thread): one load per value.
+  @Test func equalContextsMadeApartShareOneLoad() async throws {
+    let started = Lock<[String: Int]>.make([:])
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { (name: String, _: Features) in
+          started.withLock { $0[name, default: 0] += 1 }
+          usleep(200)
+          return Handle(name: name)
+        })
+    }
+    let ended = startThreads(6) { thread in
+      for round in 0..<60 {
+        let name = String(repeating: "user-", count: 8) + String((round * 7 + thread) % 10)
+        #expect((try? root.instance(of: Handle.self, context: name).name) == name)
+      }
+    }
+    #expect(await ended.suspendUntilRaised(seconds: 20))
+    #expect(started.withLock { $0.count } == 10)
+    #expect(started.withLock { $0.values.allSatisfy { $0 == 1 } })
+  }
+
   // MARK: Failures
 
   /// Threads (or tasks) waiting for a context whose load fails all get its failure; the failure
@@ -465,6 +487,34 @@ import Testing
     try await root.close()
     #expect(ledger.entries("down ").count == ledger.entries("up ").count)
     #expect(ledger.doubleTeardowns.all.isEmpty)
+  }
+
+  /// Once refreshed, a context's instances are held under the branch's lock: threads requesting it
+  /// at once still run its loader once, and all get that instance.
+  @Test func threadsRequestingARefreshedContextLoadItOnce() async throws {
+    let ledger = RenewalLedger()
+    let started = Started()
+    let release = Flag()
+    let root = FeaturesRoot { registry in
+      registry.use(
+        ledger.multiton(Mailbox.self) { id, _ in
+          if started.note(id) == 2 { _ = release.wait(seconds: 10) }
+        })
+    }
+    _ = try synchronously { try root.instance(of: Mailbox.self, context: 1) }
+    #expect(try await root.refresh(Mailbox.self, context: 1).count == 1)
+    let names = Collected<String>()
+    let ended = startThreads(8) { _ in
+      names.append(GatedMailboxes.outcome { try ledger.receive { try root.instance(of: Mailbox.self, context: 1) } })
+    }
+    #expect(await eventually(seconds: 10) { started.calls[1] == 2 && root.waits.requestsForLoads == 7 })
+    release.raise()
+    #expect(await ended.suspendUntilRaised(seconds: 10))
+    #expect(names.all == Array(repeating: "Mailbox(1) 2", count: 8))
+    #expect(started.calls == [1: 2])
+    #expect(ledger.staleReceipts.all.isEmpty)
+    try await root.close()
+    #expect(ledger.entries("down ") == ["down Mailbox(1) 1", "down Mailbox(1) 2"])
   }
 
   /// A close that starts while a refresh of a context tears its instance down waits for that
@@ -884,6 +934,13 @@ private struct GatedMailboxes {
       return "\(error)"
     }
   }
+}
+
+/// A multiton by name.
+private struct Handle: CacheableFeature {
+  typealias Context = String
+  var name: String
+  static var placeholder: Handle { Handle(name: "") }
 }
 
 /// Which contexts' loaders started, and how often.
