@@ -95,17 +95,7 @@ import Testing
     let ledger = RenewalLedger()
     let root = FeaturesRoot { registry in
       registry.use(ledger.asyncMultiton(Mailbox.self))
-      registry.defineScope(SessionScope.self) { registry in
-        if asyncDependent {
-          registry.use(
-            ledger.asyncMultiton(Inbox.self) { id, features in
-              _ = try await features.instance(of: Mailbox.self, context: id)
-            })
-        } else {
-          registry.use(
-            ledger.multiton(Inbox.self) { id, features in _ = try features.instance(of: Mailbox.self, context: id) })
-        }
-      }
+      registry.defineScope(SessionScope.self) { registry in registry.use(ledger.inboxes(async: asyncDependent)) }
     }
     let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
     for id in 1...2 {

@@ -195,6 +195,18 @@ final class RenewalLedger: Sendable {
     }
   }
 
+  /// Inboxes per id, each built on the mailbox of that id: loaded by an async loader when `async`.
+  func inboxes(async: Bool, file: StaticString = #fileID, line: UInt = #line) -> FeatureLoader {
+    guard async else {
+      return multiton(
+        Inbox.self, uses: { id, features in _ = try features.instance(of: Mailbox.self, context: id) }, file: file,
+        line: line)
+    }
+    return asyncMultiton(
+      Inbox.self, uses: { id, features in _ = try await features.instance(of: Mailbox.self, context: id) },
+      file: file, line: line)
+  }
+
   /// The async form of ``multiton(_:timeToLive:uses:)``.
   func asyncMultiton<F: Followed>(
     _ feature: F.Type, timeToLive: Duration? = nil,
