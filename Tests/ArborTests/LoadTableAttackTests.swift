@@ -852,11 +852,44 @@ import Testing
       _ = try await first.value
       _ = try await second.value
     }
-    withKnownIssue(
-      "the refresh waits for every load in flight but its own path's, the second context's too: a deadlock"
-    ) {
-      #expect(ended)
+    #expect(ended)
+    #expect(ledger.entries("down ") == ["down Mailbox(3) 1"])
+    #expect(await ends(within: 10) { try await root.close() })
+  }
+
+  /// The same with cacheables without a context: Credential's loader refreshes Settings while
+  /// ApiClient's load waits for Credential's. The refresh ends, and so do both loads.
+  @Test func anAsyncLoaderRefreshingWhileALoadWaitsForItEnds() async throws {
+    let ledger = RenewalLedger()
+    let credentialStarted = Flag()
+    let gate = Flag()
+    let root = FeaturesRoot { registry in
+      registry.use(ledger.asyncCacheable(Settings.self))
+      registry.use(
+        ledger.asyncCacheable(Credential.self) { features in
+          credentialStarted.raise()
+          _ = await gate.suspendUntilRaised(seconds: 10)
+          _ = try await features.refresh(Settings.self)
+        })
+      registry.use(
+        ledger.asyncCacheable(ApiClient.self) { features in
+          _ = try await features.instance(of: Credential.self)
+        })
     }
+    _ = try await root.instance(of: Settings.self)
+    let credential = Task { try await root.instance(of: Credential.self) }
+    #expect(await eventually(seconds: 10) { credentialStarted.isRaised })
+    let client = Task { try await root.instance(of: ApiClient.self) }
+    // ApiClient's load waits for Credential's, with Credential's own request.
+    #expect(await eventually(seconds: 10) { root.waits.requestsForLoads == 3 })
+    gate.raise()
+    let ended = await ends(within: 10) {
+      _ = try await credential.value
+      _ = try await client.value
+    }
+    #expect(ended)
+    #expect(ledger.entries("down ") == ["down Settings 1"])
+    #expect(await ends(within: 10) { try await root.close() })
   }
 }
 

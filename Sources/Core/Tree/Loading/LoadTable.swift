@@ -93,7 +93,7 @@ package struct LoadTable<Key: Hashable, Load> {
 
 /// A load a ``LoadTable`` keeps in flight in a branch, as a close sees it: a synchronous load
 /// (``InFlight``) or an async one (``AsyncLoadNode``).
-protocol LoadInFlight: AnyObject {
+protocol LoadInFlight: WaitGraph.Node {
   /// Suspends until the load ends, whatever its outcome: how a closing branch waits for it.
   func ended() async
 

@@ -196,6 +196,17 @@ extension Branch {
     await renew(Renewal(target), subtree: openSubtree(), cause: cause)
   }
 
+  /// Waits until `load` ends. A renewal made inside a load (`waiter`, the innermost load of the
+  /// task) waits as that load, through the wait graph: a load that waits, directly or through
+  /// others, for `waiter` cannot end before the renewal does, and is not waited for; one that
+  /// comes to wait for `waiter` meanwhile fails with the cycle.
+  private static func waitForEnd(of load: any LoadInFlight, as waiter: AsyncLoadNode?) async {
+    guard let waiter else { return await load.ended() }
+    if WaitGraph.add(waiter, waitingFor: load, describeLoop: { _ in true }) != nil { return }
+    defer { WaitGraph.remove(waiter, waitingFor: load) }
+    await load.ended()
+  }
+
   /// Ends `renewal`: forgets the dependents it has not found yet (loads in flight may still record
   /// some), then tears down what it forgot, dependents first.
   private func renew(_ renewal: Renewal, subtree: Subtree, cause: RenewalEvent.Cause) async -> Renewal.Ended {
@@ -203,10 +214,13 @@ extension Branch {
     let start = ContinuousClock.now
     // A load in flight may have received an instance the renewal forgot: once it ends, its record
     // says so. Loads of this task's own path are not waited for: they wait for this renewal.
-    let ownLoads = AsyncFrame.currentIfAny?.loadsOnPath ?? []
+    let frame = AsyncFrame.currentIfAny
+    let ownLoads = frame?.loadsOnPath ?? []
     repeat {
       for branch in subtree.branches {
-        for load in branch.loadsInFlight() where !ownLoads.contains(ObjectIdentifier(load)) { await load.ended() }
+        for load in branch.loadsInFlight() where !ownLoads.contains(ObjectIdentifier(load)) {
+          await Self.waitForEnd(of: load, as: frame?.load)
+        }
       }
     } while renewal.forgetDependents(in: subtree.branches)
     var failures: [TeardownFailed.Failure] = []
