@@ -842,19 +842,11 @@ import Testing
         })
     }
     _ = try await root.instance(of: Mailbox.self, context: 3)
-    let first = Task { try await root.instance(of: Mailbox.self, context: 1) }
+    let first = Task { _ = try await root.instance(of: Mailbox.self, context: 1) }
     #expect(await eventually(seconds: 10) { started.calls[1] == 1 })
-    let second = Task { try await root.instance(of: Mailbox.self, context: 2) }
+    let second = Task { _ = try await root.instance(of: Mailbox.self, context: 2) }
     // The second context's load waits for the first's, with the first's own request.
-    #expect(await eventually(seconds: 10) { root.waits.requestsForLoads == 3 })
-    gate.raise()
-    let ended = await ends(within: 2) {
-      _ = try await first.value
-      _ = try await second.value
-    }
-    #expect(ended)
-    #expect(ledger.entries("down ") == ["down Mailbox(3) 1"])
-    #expect(await ends(within: 10) { try await root.close() })
+    await expectBothEnd(first, second, once: gate, tornDown: ["down Mailbox(3) 1"], in: ledger, root: root)
   }
 
   /// The same with cacheables without a context: Credential's loader refreshes Settings while
@@ -877,18 +869,28 @@ import Testing
         })
     }
     _ = try await root.instance(of: Settings.self)
-    let credential = Task { try await root.instance(of: Credential.self) }
+    let credential = Task { _ = try await root.instance(of: Credential.self) }
     #expect(await eventually(seconds: 10) { credentialStarted.isRaised })
-    let client = Task { try await root.instance(of: ApiClient.self) }
+    let client = Task { _ = try await root.instance(of: ApiClient.self) }
     // ApiClient's load waits for Credential's, with Credential's own request.
+    await expectBothEnd(credential, client, once: gate, tornDown: ["down Settings 1"], in: ledger, root: root)
+  }
+
+  /// Once `waiting` waits for `refreshing`'s load, raises `gate`, which lets that load refresh:
+  /// both end, the refresh tore down `tornDown`, and the root closes.
+  private func expectBothEnd(
+    _ refreshing: Task<Void, any Error>, _ waiting: Task<Void, any Error>, once gate: Flag, tornDown: [String],
+    in ledger: RenewalLedger, root: Features
+  ) async {
+    // Two requests wait for the refreshing load (its own, and the waiting load's), one for the other.
     #expect(await eventually(seconds: 10) { root.waits.requestsForLoads == 3 })
     gate.raise()
-    let ended = await ends(within: 10) {
-      _ = try await credential.value
-      _ = try await client.value
-    }
-    #expect(ended)
-    #expect(ledger.entries("down ") == ["down Settings 1"])
+    #expect(
+      await ends(within: 10) {
+        try await refreshing.value
+        try await waiting.value
+      })
+    #expect(ledger.entries("down ") == tornDown)
     #expect(await ends(within: 10) { try await root.close() })
   }
 }
