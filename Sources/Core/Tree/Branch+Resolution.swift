@@ -451,7 +451,10 @@ extension Branch {
     at location: SourceLocation
   ) throws -> F {
     let multiton = key.context == nil ? nil : multiton(feature, word: entry.unitWord)
-    if let multiton, let instance = multiton.cached(context) { return instance }
+    if let multiton {
+      if let instance = multiton.cached(context) { return instance }
+      try requireCacheable(context, of: multiton, entry: entry.pointer.pointee, at: location)
+    }
     var expired = false
     if entry.isAsync {
       // Only the async path loads it: a synchronous request reads what that path cached.
@@ -507,6 +510,18 @@ extension Branch {
         throw error
       }
     }
+  }
+
+  /// Throws, wrapped as a failed load, when `context` is not equal to itself: `multiton` could
+  /// never find its instance again, and every request would load another.
+  func requireCacheable<F: Feature>(
+    _ context: F.Context, of multiton: Multiton<F>, entry: FeatureTable.Entry, at location: SourceLocation
+  ) throws {
+    guard !multiton.hashing.equal(context, context) else { return }
+    throw FeatureLoadingFailed(
+      F.self, binding: entry.binding.takeUnretainedValue(),
+      cause: FeatureContextNotEqualToItself(F.self, context: context, at: location), in: self,
+      path: LoadingThread.currentPath, at: location)
   }
 
   /// The instance cached under `key`: held here, or in `multiton`'s table. Call under the lock,

@@ -116,7 +116,10 @@ extension Branch {
   ) async throws -> F {
     let isMultiton = entry.kind == .serves(.cacheablePerContext)
     let multiton = isMultiton ? multiton(feature, word: entry.unitWord.unsafelyUnwrapped) : nil
-    if let multiton, let instance = multiton.cached(context) { return instance }
+    if let multiton {
+      if let instance = multiton.cached(context) { return instance }
+      try requireCacheable(context, of: multiton, entry: entry, at: location)
+    }
     if !isMultiton, let instance = cached(feature, entry: entry) { return instance }
     let key = LoadKey(feature, context: context, isMultiton: isMultiton)
     var expired = false
