@@ -365,14 +365,13 @@ extension Branch {
     _ unit: UnitState, of feature: any Feature.Type, loaded: Bool,
     outcome: @autoclosure () -> Result<AnyObject, any Error>
   ) {
-    let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
     guard loaded else {
       // A failure empties the unit, which another request may claim at once, and be waited for
       // under the same key: the unit is emptied and this load's waiters taken in one critical
       // section, so that they are never confused with the next load's.
       let inFlight = state.withLock { state -> (any LoadInFlight)? in
         guard unit.settle(loaded: false) else { return nil }
-        return state.loads.finish(key)
+        return state.loads.finish(LoadKey(feature: ObjectIdentifier(feature), context: nil))
       }
       (inFlight as? InFlight)?.finish(outcome())
       return
@@ -380,7 +379,7 @@ extension Branch {
     // A loaded unit is never claimed again, so no other load can be waited for under its key.
     guard unit.settle(loaded: true) else { return }
     // A waiter marked the load and tracked it in the table under the lock, in one critical section.
-    let inFlight = state.withLock { $0.loads.finish(key) }
+    let inFlight = state.withLock { $0.loads.finish(LoadKey(feature: ObjectIdentifier(feature), context: nil)) }
     (inFlight as? InFlight)?.finish(outcome())
   }
 
