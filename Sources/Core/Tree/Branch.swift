@@ -280,11 +280,12 @@ package final class Branch: @unchecked Sendable {
     overridesObject.map { $0 as! any FeatureOverrides }
   }
 
-  /// What loads share under a lock: loads that other requests wait for, multiton caches, async
-  /// loads in flight.
+  /// The branch's lock, and what it guards: the loads in flight (``LoadTable``), the lifecycle and
+  /// the start, the teardowns recorded, and the instances held under it.
   ///
-  /// Most branches never need it (a first load claims its slot with an atomic operation), so it is
-  /// made on first use: a branch costs no lock until one of its loads is contended.
+  /// Many branches never need it (a first load of a cacheable without a context claims its unit
+  /// with an atomic operation), so it is made on first use: a branch costs no lock until one of its
+  /// loads is contended, or loads a multiton, an async or a held instance, or records a teardown.
   var state: Lock<State> {
     if let existing = existingState { return existing }
     let made = Unmanaged.passRetained(Lock.make(State()))
