@@ -209,11 +209,13 @@ extension Branch {
   @usableFromInline
   func startClose(at site: SourceLocation) -> CloseRemainder? {
     guard let children = markClosed(at: site, levelsUp: 0, collecting: true) else { return .outcomeOfEarlierClose }
-    // A unit's load in flight is tracked now, so that the table tells the quiet close below of it.
-    trackUnitLoads()
-    if children.isEmpty, finishClose(with: [], onlyIfNothingToTearDown: true) {
-      definition.observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
-      return nil
+    if children.isEmpty {
+      // A unit's load in flight is tracked now, so that the table tells the quiet close of it.
+      trackUnitLoads()
+      if finishClose(with: [], onlyIfNothingToTearDown: true) {
+        definition.observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
+        return nil
+      }
     }
     return .run(CloseStep(branch: self, runsTeardowns: true, children: children))
   }

@@ -399,8 +399,22 @@ extension Branch {
       throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
     }
     guard let inFlight = inFlight(of: unit, feature) else { return }
+    _ = try wait(for: inFlight, feature, entry: entry, thread: thread, at: location)
+  }
+
+  /// Blocks `thread` until `inFlight`, a load of `feature` that another request owns, ends.
+  ///
+  /// - Returns: What the load hands its waiters: a `Box<F>` of the instance, or, for a unit's load,
+  ///   the branch (the waiter reads the unit again).
+  /// - Throws: The load's failure, with this request's site and path, or the cycle that waiting
+  ///   would close.
+  func wait<F: Feature>(
+    for inFlight: InFlight, _ feature: F.Type, entry: FeatureTable.EntryReference, thread: LoadingThread,
+    at location: SourceLocation
+  ) throws -> AnyObject {
     switch inFlight.wait(as: thread) {
-    case .finished(.success): return
+    case .finished(.success(let outcome)):
+      return outcome
     case .finished(.failure(let error)):
       throw waitedForFailedLoad(
         feature, binding: entry.binding.takeUnretainedValue(), failure: error, path: thread.frames, at: location)
@@ -452,7 +466,7 @@ extension Branch {
     let multiton = key.context == nil ? nil : multiton(feature, word: entry.unitWord)
     if let multiton {
       if let instance = multiton.cached(context) { return instance }
-      try requireCacheable(context, of: multiton, entry: entry.pointer.pointee, at: location)
+      try requireContextEqualToItself(context, of: multiton, entry: entry.pointer.pointee, at: location)
     }
     var expired = false
     if entry.isAsync {
@@ -483,14 +497,9 @@ extension Branch {
     case .cached:
       return instance.unsafelyUnwrapped
     case .join(let load):
-      switch unsafeDowncast(load, to: InFlight.self).wait(as: thread) {
-      case .finished(.success(let box)): return unsafeDowncast(box, to: Box<F>.self).value
-      case .finished(.failure(let error)):
-        throw waitedForFailedLoad(
-          feature, binding: entry.binding.takeUnretainedValue(), failure: error, path: thread.frames, at: location)
-      case .deadlock(let ownerFrames):
-        throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: self, at: location)
-      }
+      let box = try wait(
+        for: unsafeDowncast(load, to: InFlight.self), feature, entry: entry, thread: thread, at: location)
+      return unsafeDowncast(box, to: Box<F>.self).value
     case .own(let load):
       let owned = unsafeDowncast(load, to: InFlight.self)
       do {
@@ -513,7 +522,7 @@ extension Branch {
 
   /// Throws, wrapped as a failed load, when `context` is not equal to itself: `multiton` could
   /// never find its instance again, and every request would load another.
-  func requireCacheable<F: Feature>(
+  func requireContextEqualToItself<F: Feature>(
     _ context: F.Context, of multiton: Multiton<F>, entry: FeatureTable.Entry, at location: SourceLocation
   ) throws {
     guard !multiton.hashing.equal(context, context) else { return }

@@ -118,7 +118,7 @@ extension Branch {
     let multiton = isMultiton ? multiton(feature, word: entry.unitWord.unsafelyUnwrapped) : nil
     if let multiton {
       if let instance = multiton.cached(context) { return instance }
-      try requireCacheable(context, of: multiton, entry: entry, at: location)
+      try requireContextEqualToItself(context, of: multiton, entry: entry, at: location)
     }
     if !isMultiton, let instance = cached(feature, entry: entry) { return instance }
     let key = LoadKey(feature, context: context, isMultiton: isMultiton)
