@@ -56,7 +56,8 @@ import Testing
         let (branch, anchor) = try request.withBranch(at: SourceLocation(fileID: #fileID, line: #line)) {
           let addresses = $0.objectAddresses
           return (
-            mallocUsableSize(addresses.branch), mallocUsableSize(addresses.anchor)
+            mallocUsableSize(UnsafeRawPointer(bitPattern: addresses.branch)!),
+            mallocUsableSize(UnsafeRawPointer(bitPattern: addresses.anchor)!)
           )
         }
         #expect(branch <= 152)

@@ -28,7 +28,7 @@ public struct FeaturesScopeContextUnavailable: DiagnosticError {
       let entry = branch.definition.table.entry(for: FeatureTable.key(loading.feature)),
       case .serves(let lifetime) = entry.kind, lifetime.isCached
     {
-      let registered = entry.binding.takeUnretainedValue().scope
+      let registered = entry.binding.object.scope
       let loads = "\(loading.feature) is cacheable and registered in \(registered.name), so it loads in the "
       if registered == RootFeaturesScope.self
         || branch.definitions(of: scope).allSatisfy({ $0.scopePath.contains { $0 == registered } })

@@ -41,7 +41,7 @@ extension Features {
   /// loader is asynchronous.
   @inlinable @inline(never)
   func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
-    let epoch = holdsBranch ? nil : LoadingThread.currentReference._withUnsafeGuaranteedRef(Self.renewalEpoch)
+    let epoch = holdsBranch ? nil : LoadingThread.currentReference.borrow(Self.renewalEpoch)
     return try withBranch(at: location) {
       guard let instance = try $0.resolveUnlessAsync(feature, context: context, at: location) else { return nil }
       // A loader's request: what it receives is recorded for the load.

@@ -158,7 +158,7 @@ extension Features {
   public func context<Scope: FeaturesScope>(
     ifPresent scope: Scope.Type, file: StaticString = #fileID, line: UInt = #line
   ) throws -> Scope.Context? {
-    if let context = borrowedBranch?._withUnsafeGuaranteedRef({ $0.context(in: scope) }) { return context }
+    if let context = borrowedBranch?.borrow({ $0.context(in: scope) }) { return context }
     return try withOpenBranch(.readingContext(scope), at: SourceLocation(fileID: file, line: line)) { branch in
       branch.path.context(for: scope) ?? branch.overrides?.context(for: scope)
     }

@@ -70,7 +70,7 @@ extension Features {
   ) throws -> Scope.Context {
     // Inlined: the context a branch of `scope` on the path keeps typed is read in place.
     // A closed branch answers `nil`, and the slow way throws.
-    if let context = borrowedBranch?._withUnsafeGuaranteedRef({ $0.context(in: scope) }) { return context }
+    if let context = borrowedBranch?.borrow({ $0.context(in: scope) }) { return context }
     return try contextSlowly(for: scope, at: SourceLocation(fileID: file, line: line))
   }
 

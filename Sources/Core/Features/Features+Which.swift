@@ -59,7 +59,7 @@ extension Features {
         feature: name, scope: scope, implementation: nil,
         diagnostic: FeatureUndefined(feature, in: branch, at: location).diagnostic)
     }
-    let binding = entry.binding.takeUnretainedValue()
+    let binding = entry.binding.object
     if entry.kind == .conflict {
       return Which(
         feature: name, scope: scope, implementation: nil,

@@ -36,30 +36,30 @@ public struct Features: @unchecked Sendable {
 
   /// Features that keep `branch`, a new branch, alive: what users hold.
   package init(_ branch: Branch) {
-    self.init(adopting: Unmanaged.passRetained(branch))
+    self.init(adopting: UncountedReference.retaining(branch))
   }
 
   /// Features that keep `branch`, a new branch, alive, taking over the reference it carries.
   @inlinable
-  init(adopting branch: Unmanaged<Branch>) {
+  init(adopting branch: UncountedReference<Branch>) {
     owner = BranchHandle(adopting: branch)
-    let isTethered = branch._withUnsafeGuaranteedRef { $0.isTethered }
-    address = UInt(bitPattern: branch.toOpaque()) | (isTethered ? Self.tetheredTag : 0)
+    let isTethered = branch.borrow { $0.isTethered }
+    address = branch.address | (isTethered ? Self.tetheredTag : 0)
   }
 
   /// Features handed to a loader of `anchor`'s branch: they do not keep it alive.
   init(anchor: BranchAnchor) {
     owner = anchor
-    address = UInt(bitPattern: Unmanaged.passUnretained(anchor).toOpaque()) | Self.loaderTag
+    address = UncountedReference(anchor).address | Self.loaderTag
   }
 
   /// The anchor of features known to be a loader's (a branch's `loaderFeatures`), from their address
   /// alone (reading the whole features would retain their owner): no tag test in release builds;
   /// debug builds check the tag.
   @inlinable @inline(__always)
-  static func loaderAnchor(at address: UInt) -> Unmanaged<BranchAnchor> {
+  static func loaderAnchor(at address: UInt) -> UncountedReference<BranchAnchor> {
     assert(address & tags == loaderTag, "not a loader's features")
-    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address & ~tags).unsafelyUnwrapped)
+    return UncountedReference(address: address & ~tags)
   }
 
   /// Whether these features keep their branch alive (user features), rather than a loader's.
@@ -68,15 +68,15 @@ public struct Features: @unchecked Sendable {
 
   /// The branch of user features, which they keep alive, when requests may read it directly.
   @inlinable @inline(__always)
-  var retainedBranch: Unmanaged<Branch>? {
-    address & Self.tags == 0 ? Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped) : nil
+  var retainedBranch: UncountedReference<Branch>? {
+    address & Self.tags == 0 ? UncountedReference(address: address) : nil
   }
 
   /// The anchor of a loader's features, which they keep alive.
   @inlinable @inline(__always)
-  var anchor: Unmanaged<BranchAnchor>? {
+  var anchor: UncountedReference<BranchAnchor>? {
     address & Self.tags == Self.loaderTag
-      ? Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address & ~Self.tags).unsafelyUnwrapped) : nil
+      ? UncountedReference(address: address & ~Self.tags) : nil
   }
 
   /// The branch these features view, alive as long as the returned reference. Its ancestors are
@@ -84,22 +84,22 @@ public struct Features: @unchecked Sendable {
   @usableFromInline
   package func branch(at location: SourceLocation) throws -> Branch {
     if let anchor {
-      if let branch = anchor.takeUnretainedValue().branch { return branch }
+      if let branch = anchor.object.branch { return branch }
       throw Self.released(at: location)
     }
-    return Unmanaged<Branch>.fromOpaque(UnsafeRawPointer(bitPattern: address & ~Self.tags)!).takeUnretainedValue()
+    return UncountedReference<Branch>(address: address & ~Self.tags).object
   }
 
   /// The branch, if it is certainly alive without taking a hold on it: always in user
   /// features; in a loader's, while the innermost load on this thread is its branch's, since that
   /// load keeps it alive (see ``BranchAnchor/identity(_:)``).
   @inlinable @inline(__always)
-  var borrowedBranch: Unmanaged<Branch>? {
+  var borrowedBranch: UncountedReference<Branch>? {
     if let branch = retainedBranch { return branch }
     guard let anchor else { return nil }
-    let top = LoadingThread.currentReference._withUnsafeGuaranteedRef { $0.top }
+    let top = LoadingThread.currentReference.borrow { $0.top }
     guard top?.pointee.identity == BranchAnchor.identity(anchor) else { return nil }
-    return anchor._withUnsafeGuaranteedRef { $0.reference.unsafelyUnwrapped }
+    return anchor.borrow { $0.reference! }
   }
 
   /// Runs `body` with the branch these features view, kept alive for the call as cheaply as can be:
@@ -107,7 +107,7 @@ public struct Features: @unchecked Sendable {
   /// and on its tethers when it has some.
   @inlinable
   package func withBranch<R>(at location: SourceLocation, _ body: (Branch) throws -> R) throws -> R {
-    if let branch = borrowedBranch { return try branch._withUnsafeGuaranteedRef(body) }
+    if let branch = borrowedBranch { return try branch.borrow(body) }
     return try withHeldBranch(at: location, body)
   }
 
@@ -216,19 +216,19 @@ public struct Features: @unchecked Sendable {
   @inlinable @inline(never)
   func resolve<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
     if let branch = retainedBranch {
-      return try branch._withUnsafeGuaranteedRef { try $0.resolve(feature, context: context, at: location) }
+      return try branch.borrow { try $0.resolve(feature, context: context, at: location) }
     }
     // A loader's features: the thread's state answers whether the branch is borrowed, and then
     // serves the load, if the request is one. What the request receives is recorded for the load
     // (see ``Branch/recordReceived(_:context:epoch:thread:)``).
     let thread = LoadingThread.currentReference
-    let epoch = anchor == nil ? nil : thread._withUnsafeGuaranteedRef { Self.renewalEpoch(recordingOn: $0) }
-    if let anchor, thread._withUnsafeGuaranteedRef({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
-      return try anchor._withUnsafeGuaranteedRef { $0.reference.unsafelyUnwrapped }._withUnsafeGuaranteedRef {
+    let epoch = anchor == nil ? nil : thread.borrow { Self.renewalEpoch(recordingOn: $0) }
+    if let anchor, thread.borrow({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
+      return try anchor.borrow { $0.reference! }.borrow {
         branch in
         let instance = try branch.resolve(feature, context: context, at: location, thread: thread)
         if let epoch {
-          thread._withUnsafeGuaranteedRef {
+          thread.borrow {
             branch.recordReceived(feature, context: context, epoch: epoch, thread: $0)
           }
         }
@@ -238,7 +238,7 @@ public struct Features: @unchecked Sendable {
     return try withHeldBranch(at: location) { branch in
       let instance = try branch.resolve(feature, context: context, at: location)
       if let epoch {
-        thread._withUnsafeGuaranteedRef { branch.recordReceived(feature, context: context, epoch: epoch, thread: $0) }
+        thread.borrow { branch.recordReceived(feature, context: context, epoch: epoch, thread: $0) }
       }
       return instance
     }

@@ -13,7 +13,7 @@ struct LoadObservation {
   @usableFromInline
   init(_ feature: any Feature.Type, entry: FeatureTable.EntryReference, in branch: Branch, at location: SourceLocation)
   {
-    self.init(feature, binding: entry.binding.takeUnretainedValue(), in: branch, at: location)
+    self.init(feature, binding: entry.binding.object, in: branch, at: location)
   }
 
   init(_ feature: any Feature.Type, binding: Binding, in branch: Branch, at location: SourceLocation) {

@@ -4,37 +4,29 @@ extension Branch {
   /// This branch's properties, made on first use (with its ancestors', up to the root's, whose
   /// ``PropertyTree`` they share).
   var properties: BranchProperties {
-    if let existing = existingProperties { return existing }
-    let made = Unmanaged.passRetained(
-      BranchProperties(tree: parent?.properties.tree ?? PropertyTree(), anchor: anchor.takeUnretainedValue()))
-    let (published, existing) = propertiesWord.compareExchange(
-      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
-    if published { return made.takeUnretainedValue() }
-    made.release()  // another thread made them first
-    return Unmanaged<BranchProperties>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+    propertiesReference.storeIfNone {
+      BranchProperties(tree: parent?.properties.tree ?? PropertyTree(), anchor: anchor.object)
+    }
   }
 
   /// This branch's properties, if anything used them yet.
   var existingProperties: BranchProperties? {
-    let word = propertiesWord.load(ordering: .acquiring)
-    guard word != 0 else { return nil }
-    return Unmanaged<BranchProperties>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).takeUnretainedValue()
+    propertiesReference.load()?.object
   }
 
   /// The value of `property` in `branch` if its snapshot holds it, current.
   ///
-  /// Static, on an unmanaged branch, like ``peek(_:in:)``: inlined whole into the caller, with
+  /// Static, on an uncounted branch reference, like ``peek(_:in:)``: inlined whole into the caller, with
   /// nothing for the optimiser to retain.
   @inlinable @inline(__always)
-  static func peekProperty<P: FeaturesProperty>(_ property: P.Type, in branch: Unmanaged<Branch>) -> P.Value? {
+  static func peekProperty<P: FeaturesProperty>(_ property: P.Type, in branch: UncountedReference<Branch>) -> P.Value? {
     // A closed branch reads the slow way, which reports `FeaturesClosed`: the same byte a cached
     // request tests.
-    let (slowPathFlags, word) = branch._withUnsafeGuaranteedRef {
-      ($0.slowPathFlags.load(ordering: .relaxed), $0.propertiesWord.load(ordering: .acquiring))
+    let (slowPathFlags, properties) = branch.borrow {
+      ($0.slowPathFlags.load(ordering: .relaxed), $0.propertiesReference.load())
     }
-    guard word != 0, slowPathFlags & closedBit == 0 else { return nil }
-    return Unmanaged<BranchProperties>.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
-      ._withUnsafeGuaranteedRef { $0.cached(property) }
+    guard let properties, slowPathFlags & closedBit == 0 else { return nil }
+    return properties.borrow { $0.cached(property) }
   }
 
   /// The box of the value the property keyed `key` has on this branch; `nil` for its default.

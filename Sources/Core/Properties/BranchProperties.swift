@@ -19,7 +19,7 @@ final class BranchProperties: @unchecked Sendable {
   // Sendable: the snapshot word and the generation are atomic; everything else that changes is in
   // `state`, under its lock.
   /// The current snapshot, unretained: `state.snapshots` keeps it.
-  @usableFromInline let snapshot: Atomic<UInt>
+  @usableFromInline let snapshot: AtomicReference<PropertySnapshot>
   /// The tree's generation (`tree` keeps it).
   @usableFromInline let generation: UnsafeMutablePointer<Atomic<UInt>>
   let tree: PropertyTree
@@ -43,7 +43,7 @@ final class BranchProperties: @unchecked Sendable {
     self.anchor = anchor
     generation = tree.generation
     let first = PropertySnapshot([], validAt: 0)
-    snapshot = Atomic(UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()))
+    snapshot = AtomicReference(first)
     state = Lock.make(State(snapshots: [first]))
   }
 
@@ -60,13 +60,12 @@ final class BranchProperties: @unchecked Sendable {
   /// The value of `property` on this branch if the current snapshot holds it: no lock.
   @inlinable @inline(__always)
   func cached<P: FeaturesProperty>(_ property: P.Type) -> P.Value? {
-    let current = Unmanaged<PropertySnapshot>.fromOpaque(
-      UnsafeRawPointer(bitPattern: snapshot.load(ordering: .acquiring)).unsafelyUnwrapped)
-    return current._withUnsafeGuaranteedRef { current in
+    // There is always a snapshot: the first is made with the properties.
+    return snapshot.loadStored().borrow { current -> P.Value? in
       guard current.validAt.load(ordering: .acquiring) == generation[0].load(ordering: .acquiring),
         let box = current.box(for: FeatureTable.key(property))
       else { return nil }
-      return Unmanaged<PropertyBox<P.Value>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+      return box.known(as: PropertyBox<P.Value>.self).borrow { $0.value }
     }
   }
 
@@ -106,7 +105,7 @@ final class BranchProperties: @unchecked Sendable {
       if changed {
         let next = PropertySnapshot(entries, validAt: generation)
         state.snapshots.append(next)
-        snapshot.store(UInt(bitPattern: Unmanaged.passUnretained(next).toOpaque()), ordering: .releasing)
+        snapshot.store(next)
       } else {
         current.validAt.store(generation, ordering: .releasing)
       }

@@ -13,15 +13,14 @@ import Synchronization
 /// Keys are the addresses of property metatypes, probed in place like a ``FeatureTable``'s.
 @usableFromInline
 final class PropertySnapshot: @unchecked Sendable {
-  // Sendable: the buckets are written in init and never again; `validAt` is atomic; `entries`
-  // is immutable.
+  // Sendable: `validAt` is atomic; everything else is immutable.
   /// The tree's property generation at which these entries were current; 0: never.
   @usableFromInline let validAt: Atomic<UInt>
   /// `1 << capacityBits` keys; an empty bucket's is 0.
-  @usableFromInline let keys: UnsafeMutablePointer<UInt>
+  @usableFromInline let keys: [UInt]
   /// The box of each bucket whose key is not 0: a `PropertyBox<Value>` of the key's property,
-  /// unretained (`entries` keeps it).
-  @usableFromInline let boxes: UnsafeMutablePointer<UnsafeRawPointer>
+  /// uncounted (`entries` keeps it).
+  @usableFromInline let boxes: [UncountedReference<AnyPropertyBox>?]
   /// `UInt.bitWidth - capacityBits`: the hash keeps the product's top bits.
   @usableFromInline let shift: UInt
   /// Every entry, in the order the branch first read them; keeps the boxes alive.
@@ -32,28 +31,23 @@ final class PropertySnapshot: @unchecked Sendable {
     while (1 << capacityBits) < entries.count * 2 { capacityBits += 1 }
     let count = 1 << capacityBits
     shift = UInt(UInt.bitWidth) - capacityBits
-    keys = .allocate(capacity: count)
-    keys.initialize(repeating: 0, count: count)
-    // Only the buckets of a key are initialised, and read.
-    boxes = .allocate(capacity: count)
+    var keys = [UInt](repeating: 0, count: count)
+    var boxes = [UncountedReference<AnyPropertyBox>?](repeating: nil, count: count)
     for entry in entries {
       var index = Int((entry.key &* 0x9E37_79B9_7F4A_7C15) >> shift)
       while keys[index] != 0 { index = (index + 1) & (count - 1) }
       keys[index] = entry.key
-      (boxes + index).initialize(to: UnsafeRawPointer(Unmanaged.passUnretained(entry.box).toOpaque()))
+      boxes[index] = UncountedReference(entry.box)
     }
+    self.keys = keys
+    self.boxes = boxes
     self.entries = entries
     validAt = Atomic(generation)
   }
 
-  deinit {
-    keys.deallocate()
-    boxes.deallocate()
-  }
-
   /// The box of the property keyed `key`, if this branch has read it.
   @inlinable @inline(__always)
-  func box(for key: UInt) -> UnsafeRawPointer? {
+  func box(for key: UInt) -> UncountedReference<AnyPropertyBox>? {
     let mask = Int(bitPattern: UInt.max &>> shift)
     var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) &>> shift)
     while true {

@@ -23,8 +23,8 @@ package struct FeatureTable: Sendable {
     // small (a table has twice as many buckets as entries).
     @usableFromInline package let key: UInt
     /// The registration's payload: a `Box<F>` or a `Loader<F>`.
-    @usableFromInline package let payload: UnsafeRawPointer
-    package let binding: Unmanaged<Binding>
+    @usableFromInline package let payload: UncountedReference<AnyObject>
+    package let binding: UncountedReference<Binding>
     /// The word of its unit in the registering scope's ``UnitLayout`` (cacheables): 0 until the unit
     /// is given out, then the unit's offset in the registering branch's storage, plus 1.
     @usableFromInline package var unitWord: UnsafeMutablePointer<Atomic<UInt>>?
@@ -68,8 +68,8 @@ package struct FeatureTable: Sendable {
       unitWord = nil
       storedInstanceOffset = 0
       storedFixedOffset = -1
-      payload = UnsafeRawPointer(Unmanaged.passUnretained(registration.payload).toOpaque())
-      self.binding = Unmanaged.passUnretained(binding)
+      payload = UncountedReference(registration.payload)
+      self.binding = UncountedReference(binding)
       isAsync = registration.isAsync
       hasTeardown = registration.teardown != nil
       expires = registration.timeToLive != nil
@@ -92,11 +92,11 @@ package struct FeatureTable: Sendable {
     @inlinable package var unitWord: UnsafeMutablePointer<Atomic<UInt>> { pointer.pointee.unitWord.unsafelyUnwrapped }
     @inlinable package var instanceOffset: Int { Int(pointer.pointee.storedInstanceOffset) }
     @inlinable package var fixedOffset: Int { Int(pointer.pointee.storedFixedOffset) }
-    @inlinable package var payload: UnsafeRawPointer { pointer.pointee.payload }
+    @inlinable package var payload: UncountedReference<AnyObject> { pointer.pointee.payload }
     @inlinable package var isAsync: Bool { pointer.pointee.isAsync }
     @inlinable package var hasTeardown: Bool { pointer.pointee.hasTeardown }
     @inlinable package var expires: Bool { pointer.pointee.expires }
-    package var binding: Unmanaged<Binding> { pointer.pointee.binding }
+    package var binding: UncountedReference<Binding> { pointer.pointee.binding }
   }
 
   /// The table as resolution reads it: the keys, probed in place, beside their entries; two

@@ -29,7 +29,7 @@ package final class FeatureTableProbe {
   /// The value the table serves for `key`, if it has the key.
   package func probe(_ key: UInt) -> UInt? {
     guard let entry = table.lookup.entry(for: key) else { return nil }
-    return Unmanaged<Box<ProbeKey>>.fromOpaque(entry.payload).takeUnretainedValue().value.key
+    return entry.payload.known(as: Box<ProbeKey>.self).object.value.key
   }
 
   /// What the entries serve.

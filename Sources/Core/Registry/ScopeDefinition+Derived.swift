@@ -2,7 +2,7 @@ import Synchronization
 
 extension ScopeDefinition {
   /// One definition derived below another, in a list that only grows: each node keeps the list as
-  /// it was before it, so a reader walking it holds no reference and takes no lock.
+  /// it was before it, so a reader walks it without a lock.
   final class Derived: Sendable {
     let key: UInt
     let definition: ScopeDefinition
@@ -17,7 +17,7 @@ extension ScopeDefinition {
 
   /// The definition of the scope keyed `key` derived below this one, if a branch derived it.
   func derivedChild(_ key: UInt) -> ScopeDefinition? {
-    Self.find(key, from: derivedHead.load(ordering: .acquiring))
+    Self.find(key, from: derivedHead.load()?.object)
   }
 
   /// `source`, an ancestor's definition of a scope, derived below this one, made once: every branch
@@ -26,34 +26,27 @@ extension ScopeDefinition {
   /// Two threads deriving at once both build it; only the first published is kept and returned.
   func derived(from source: ScopeDefinition) -> ScopeDefinition {
     var made: ScopeDefinition?
-    var head = derivedHead.load(ordering: .acquiring)
     while true {
-      if let found = Self.find(source.scopeKey, from: head) { return found }
+      let head = derivedHead.load()
+      if let found = Self.find(source.scopeKey, from: head?.object) { return found }
       let definition = made ?? ScopeDefinition(deriving: source, parentTable: table, parentPath: scopePath)
       made = definition
-      let rest =
-        head == 0 ? nil : Unmanaged<Derived>.fromOpaque(UnsafeRawPointer(bitPattern: head)!).takeUnretainedValue()
-      let node = Unmanaged.passRetained(Derived(definition, rest: rest))
-      let (published, current) = derivedHead.compareExchange(
-        expected: head, desired: UInt(bitPattern: node.toOpaque()), ordering: .acquiringAndReleasing)
-      if published { return definition }
+      let node = UncountedReference.retaining(Derived(definition, rest: head?.object))
+      if derivedHead.replace(head, with: node) {
+        head?.release()  // the new node keeps it
+        return definition
+      }
       node.release()
-      head = current
     }
   }
 
   /// The definition keyed `key` in the list starting at `head`; nodes are never removed while
   /// the definition that owns the list lives, so none is retained on the way.
-  private static func find(_ key: UInt, from head: UInt) -> ScopeDefinition? {
-    var address = head
-    while address != 0 {
-      let node = Unmanaged<Derived>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
-      let found = node._withUnsafeGuaranteedRef { node -> ScopeDefinition? in
-        if node.key == key { return node.definition }
-        address = node.rest.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0
-        return nil
-      }
-      if let found { return found }
+  private static func find(_ key: UInt, from head: Derived?) -> ScopeDefinition? {
+    var node = head
+    while let current = node {
+      if current.key == key { return current.definition }
+      node = current.rest
     }
     return nil
   }

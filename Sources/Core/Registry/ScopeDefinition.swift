@@ -29,7 +29,7 @@ package final class ScopeDefinition: Sendable {
   package let table: FeatureTable
   package let children: [ObjectIdentifier: ScopeDefinition]
   /// `children` as branching reads it: few, so scanned rather than hashed; `children` keeps them.
-  private let childList: [(key: UInt, definition: Unmanaged<ScopeDefinition>)]
+  private let childList: [(key: UInt, definition: UncountedReference<ScopeDefinition>)]
   /// `table`'s lookup, for new branches to copy without touching the table.
   package let lookup: FeatureTable.Lookup
   /// How a branch of this scope lays out its storage (`table`'s).
@@ -39,7 +39,7 @@ package final class ScopeDefinition: Sendable {
   /// The definition a derived one was derived from, ultimately; `nil` for one built from a registry.
   private let derivedOrigin: ObjectIdentifier?
   /// The head of the ``Derived`` list (retained), or 0: definitions derived below this one.
-  let derivedHead = Atomic<UInt>(0)
+  let derivedHead = AtomicReference<Derived>()
 
   /// The definition of a registry, with its nested scopes.
   ///
@@ -141,7 +141,7 @@ package final class ScopeDefinition: Sendable {
     var children: [ObjectIdentifier: ScopeDefinition] = [:]
     for child in makeChildren(table, scopePath) { children[ObjectIdentifier(child.scope)] = child }
     self.children = children
-    childList = children.values.map { (FeatureTable.key($0.scope), Unmanaged.passUnretained($0)) }
+    childList = children.values.map { (FeatureTable.key($0.scope), UncountedReference($0)) }
     lookup = table.lookup
     layout = table.units
     scopeKey = FeatureTable.key(scope)
@@ -149,8 +149,7 @@ package final class ScopeDefinition: Sendable {
   }
 
   deinit {
-    let head = derivedHead.load(ordering: .acquiring)
-    if head != 0 { Unmanaged<Derived>.fromOpaque(UnsafeRawPointer(bitPattern: head)!).release() }
+    derivedHead.releaseStored()
   }
 
   /// The first registration of each feature in `registered`, in order, each carrying every
@@ -184,7 +183,7 @@ package final class ScopeDefinition: Sendable {
   /// The definition of `scope` right below this one, if this scope defines it.
   func child(_ scope: any FeaturesScope.Type) -> ScopeDefinition? {
     let key = FeatureTable.key(scope)
-    for child in childList where child.key == key { return child.definition.takeUnretainedValue() }
+    for child in childList where child.key == key { return child.definition.object }
     return nil
   }
 }

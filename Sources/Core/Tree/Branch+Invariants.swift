@@ -40,7 +40,7 @@ extension Branch: InvariantChecking {
       violations += unitViolations(shape, unit, index: index, quiescent: quiescent)
     }
     violations += overflowViolations(layout)
-    if quiescent, anchor._withUnsafeGuaranteedRef({ $0.isChildrenLocked }) {
+    if quiescent, anchor.borrow({ $0.isChildrenLocked }) {
       violations.append("the lock of its children is held")
     }
     if quiescent, let state = existingState {
@@ -94,8 +94,8 @@ extension Branch {
   /// The addresses of two of the three objects a branch is made of, its own and its anchor's (the
   /// third, its handle, keeps one word): a test hook, for the sizes `malloc` gives them, which case
   /// f of the benchmarks counts.
-  package var objectAddresses: (branch: UnsafeRawPointer, anchor: UnsafeRawPointer) {
-    (UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), UnsafeRawPointer(anchor.toOpaque()))
+  package var objectAddresses: (branch: UInt, anchor: UInt) {
+    (UncountedReference(self).address, anchor.address)
   }
 }
 

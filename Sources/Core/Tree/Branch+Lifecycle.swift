@@ -43,7 +43,7 @@ extension Branch {
   /// Adds `child`, a new branch, to this branch's children, so that closing this one closes it
   /// first; a child made while this branch closes is closed at once (its maker then throws).
   func link(_ child: Branch) {
-    anchor._withUnsafeGuaranteedRef { anchor in
+    anchor.borrow { anchor in
       anchor.withChildren {
         // Under the lock that `markClosed` sets the bit under.
         guard !isClosed else {
@@ -51,9 +51,9 @@ extension Branch {
           child.mirrorClosed()
           return
         }
-        let reference = Unmanaged.passUnretained(child)
+        let reference = UncountedReference(child)
         child.olderSibling = anchor.newestChild
-        anchor.newestChild?._withUnsafeGuaranteedRef { $0.newerSibling = reference }
+        anchor.newestChild?.borrow { $0.newerSibling = reference }
         anchor.newestChild = reference
         child.isLinked = true
       }
@@ -63,21 +63,21 @@ extension Branch {
   /// The anchor of the parent, whose list of children this branch is in: the parent's own while
   /// this branch holds it; otherwise the tether, which this branch keeps (made through the parent's
   /// loader features, it is the parent's anchor), and which outlives the parent.
-  private var parentAnchor: Unmanaged<BranchAnchor>? {
+  private var parentAnchor: UncountedReference<BranchAnchor>? {
     guard let parentReference else { return nil }
-    guard holdsParent else { return tether.map { Unmanaged.passUnretained($0) } }
-    return parentReference._withUnsafeGuaranteedRef { $0.anchor }
+    guard holdsParent else { return tether.map { UncountedReference($0) } }
+    return parentReference.borrow { $0.anchor }
   }
 
   /// Leaves the parent's list of children: from deinit. The parent may be gone already when this
   /// branch does not hold it; it then unlinked this branch as it went.
   func leaveParent() {
-    parentAnchor?._withUnsafeGuaranteedRef { anchor in
+    parentAnchor?.borrow { anchor in
       anchor.withChildren {
         guard isLinked else { return }
-        olderSibling?._withUnsafeGuaranteedRef { $0.newerSibling = newerSibling }
+        olderSibling?.borrow { $0.newerSibling = newerSibling }
         if let newerSibling {
-          newerSibling._withUnsafeGuaranteedRef { $0.olderSibling = olderSibling }
+          newerSibling.borrow { $0.olderSibling = olderSibling }
         } else {
           anchor.newestChild = olderSibling
         }
@@ -89,12 +89,12 @@ extension Branch {
   /// From deinit: lets go of the children still linked (only branches that do not hold this one
   /// can outlive it), and reports the teardowns that never ran.
   func endLifecycle() {
-    anchor._withUnsafeGuaranteedRef { anchor in
+    anchor.borrow { anchor in
       guard anchor.hasChildren else { return }
       anchor.withChildren {
         var child = anchor.newestChild
         while let current = child {
-          child = current._withUnsafeGuaranteedRef { child in
+          child = current.borrow { child in
             child.isLinked = false
             return child.olderSibling
           }
@@ -118,8 +118,8 @@ extension Branch {
   }
 
   /// ``recordTeardown(_:context:entry:)`` with the entry's binding.
-  func recordTeardown<F: Feature>(_ instance: F, context: F.Context?, binding: Unmanaged<Binding>) {
-    recordTeardown(Self.teardown(of: instance, context: context, binding: binding.takeUnretainedValue()))
+  func recordTeardown<F: Feature>(_ instance: F, context: F.Context?, binding: UncountedReference<Binding>) {
+    recordTeardown(Self.teardown(of: instance, context: context, binding: binding.object))
   }
 
   /// What tears down `instance`, cached here for `context` by `binding`'s loader, which has a teardown.
@@ -271,7 +271,7 @@ extension Branch {
   /// - Returns: The steps of the children this close holds (none when not `collecting`); `nil`
   ///   when the branch was closed already.
   private func markClosed(at site: SourceLocation, levelsUp: Int, collecting: Bool) -> [CloseStep]? {
-    anchor._withUnsafeGuaranteedRef { anchor in
+    anchor.borrow { anchor in
       anchor.withChildren {
         let start = state.withLock { $0.lifecycle.startClose(.init(site: site, levelsUp: levelsUp)) }
         guard start == .run else { return nil }
@@ -281,11 +281,11 @@ extension Branch {
         var steps: [CloseStep] = []
         var next = anchor.newestChild
         while let current = next {
-          next = current._withUnsafeGuaranteedRef { child in
+          next = current.borrow { child in
             // A child without holders is being released, or not handed out yet: it is marked (a
             // new one then fails to be made) but holds nothing a close could reach. This lock keeps
             // it from being freed meanwhile: its deinit first leaves this list.
-            let held = collecting ? child.anchor._withUnsafeGuaranteedRef { $0.holdIfAlive() } : nil
+            let held = collecting ? child.anchor.borrow { $0.holdIfAlive() } : nil
             if let grandchildren = child.markClosed(at: site, levelsUp: levelsUp + 1, collecting: held != nil) {
               if let held { steps.append(CloseStep(branch: held, runsTeardowns: true, children: grandchildren)) }
             } else if let held {
@@ -316,7 +316,7 @@ extension Branch {
     var failures: [TeardownFailed.Failure] = []
     for child in step.children {
       failures += await run(child)
-      child.branch.anchor._withUnsafeGuaranteedRef { $0.release() }
+      child.branch.anchor.borrow { $0.release() }
     }
     guard step.runsTeardowns else {
       _ = await step.branch.outcomeOfClose()

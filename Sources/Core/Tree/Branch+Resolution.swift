@@ -11,7 +11,7 @@ extension Branch {
   /// - Parameter thread: This thread's loading state, when the caller has it at hand.
   @inlinable @inline(__always)
   func resolve<F: Feature>(
-    _ feature: F.Type, context: F.Context, at location: SourceLocation, thread: Unmanaged<LoadingThread>? = nil
+    _ feature: F.Type, context: F.Context, at location: SourceLocation, thread: UncountedReference<LoadingThread>? = nil
   ) throws -> F {
     if slowPathFlags.load(ordering: .relaxed) == 0, let entry = table.entry(for: FeatureTable.key(feature)) {
       switch entry.kind {
@@ -23,7 +23,7 @@ extension Branch {
         }
         return try loadSlotted(up: entry.depth, feature, context: context, entry: entry, at: location)
       case .serves(.static):
-        return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
+        return entry.payload.known(as: Box<F>.self).borrow { $0.value }
       case .serves(.disposable):
         return try load(feature, context: context, entry: entry, at: location, thread: thread)
       case .serves(.cacheablePerContext):
@@ -42,12 +42,12 @@ extension Branch {
   /// The instance of `feature` in `branch` if it takes no loading: a cached instance or a static
   /// value.
   ///
-  /// Static, on an unmanaged branch, with each field read in a closure of its own: inlined whole
+  /// Static, on an uncounted branch reference, with each field read in a closure of its own: inlined whole
   /// into the caller, with nothing for the optimiser to retain.
   @inlinable @inline(__always)
-  static func peek<F: Feature>(_ feature: F.Type, in branch: Unmanaged<Branch>) -> F? {
+  static func peek<F: Feature>(_ feature: F.Type, in branch: UncountedReference<Branch>) -> F? {
     // A closed branch sends its requests the slow way through `slowPathFlags`.
-    let (slowPathFlags, table) = branch._withUnsafeGuaranteedRef {
+    let (slowPathFlags, table) = branch.borrow {
       ($0.slowPathFlags.load(ordering: .relaxed), $0.table)
     }
     guard slowPathFlags == 0, let entry = table.entry(for: FeatureTable.key(feature)) else { return nil }
@@ -56,12 +56,12 @@ extension Branch {
       var owner = branch
       var depth = entry.depth
       while depth > 0 {
-        owner = owner._withUnsafeGuaranteedRef { $0.parentReference.unsafelyUnwrapped }
+        owner = owner.borrow { $0.parentReference.unsafelyUnwrapped }
         depth &-= 1
       }
-      return owner._withUnsafeGuaranteedRef { $0.storage }.unit(entry)?.instance(feature, at: entry.instanceOffset)
+      return owner.borrow { $0.storage }.unit(entry)?.instance(feature, at: entry.instanceOffset)
     case .serves(.static):
-      return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
+      return entry.payload.known(as: Box<F>.self).borrow { $0.value }
     case .serves(.disposable), .serves(.cacheablePerContext), .conflict:
       return nil
     }
@@ -84,7 +84,7 @@ extension Branch {
       if let instance = owner.cached(feature, entry: entry.pointer.pointee) { return instance }
       return try owner.loadSlotted(feature, context: context, entry: entry, at: location)
     case .serves(.static):
-      return Unmanaged<Box<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { $0.value }
+      return entry.payload.known(as: Box<F>.self).borrow { $0.value }
     case .serves(.disposable):
       return try load(feature, context: context, entry: entry, at: location)
     case .serves(.cacheablePerContext):
@@ -92,7 +92,7 @@ extension Branch {
         feature, context: context, entry: entry, key: LoadKey(feature, context: context, isMultiton: true), at: location
       )
     case .conflict:
-      throw FeatureRegistrationConflict(entry.binding.takeUnretainedValue(), in: self, at: location)
+      throw FeatureRegistrationConflict(entry.binding.object, in: self, at: location)
     }
   }
 
@@ -103,7 +103,7 @@ extension Branch {
   @inlinable @inline(__always)
   func load<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation,
-    thread: Unmanaged<LoadingThread>? = nil
+    thread: UncountedReference<LoadingThread>? = nil
   ) throws -> F {
     if entry.isAsync { throw requiresAwait(feature, context: context, entry: entry, at: location) }
     // An observed tree's loads take a path of their own: an unobserved load pays this one branch.
@@ -131,9 +131,9 @@ extension Branch {
   @inlinable @inline(__always)
   func loadUnobserved<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation,
-    thread: Unmanaged<LoadingThread>?
+    thread: UncountedReference<LoadingThread>?
   ) throws -> F {
-    try (thread ?? LoadingThread.currentReference)._withUnsafeGuaranteedRef { thread in
+    try (thread ?? LoadingThread.currentReference).borrow { thread in
       let parent = thread.top
       let depth = parent.map { $0.pointee.depth &+ 1 } ?? 0
       // On a long path, the check hashes the context, and the frame is indexed with that hash.
@@ -152,7 +152,7 @@ extension Branch {
             thread.top = parent
           }
           do {
-            return try Unmanaged<Loader<F>>.fromOpaque(entry.payload)._withUnsafeGuaranteedRef { loader in
+            return try entry.payload.known(as: Loader<F>.self).borrow { loader in
               // A loader never sees its requester's current features (keeping them would leak the
               // requester's branch into a cached instance); only pay for the task-local when there are some.
               guard Features.hasCurrentInTask else { return try loader(context, loaderFeatures) }
@@ -250,7 +250,7 @@ extension Branch {
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) -> any Error {
     if let cycle = asyncCycle(feature, context: context, at: location) { return cycle }
-    return FeatureRequiresAwait(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
+    return FeatureRequiresAwait(feature, binding: entry.binding.object, in: self, at: location)
   }
 
   /// The error a failed loader becomes: a cycle passes through as it is, since it already names
@@ -262,7 +262,7 @@ extension Branch {
   ) -> any Error {
     if let cycle = cause as? CircularDependency { return cycle }
     return FeatureLoadingFailed(
-      feature, binding: entry.binding.takeUnretainedValue(), cause: cause, in: self,
+      feature, binding: entry.binding.object, cause: cause, in: self,
       path: Array(thread.frames.dropLast()), at: location)
   }
 
@@ -279,14 +279,14 @@ extension Branch {
 
   /// ``loadSlotted(_:context:entry:at:)`` in the branch `depth` levels up.
   ///
-  /// Out of line: an unmanaged reference made on the inlined path would count as an escape of
+  /// Out of line: an uncounted reference made on the inlined path would count as an escape of
   /// `self`, and the optimiser would then retain `self` around every cached read.
   @inlinable @inline(never)
   func loadSlotted<F: Feature>(
     up depth: Int, _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference,
     at location: SourceLocation
   ) throws -> F {
-    try ancestorReference(depth)._withUnsafeGuaranteedRef { owner in
+    try ancestorReference(depth).borrow { owner in
       try owner.loadSlotted(feature, context: context, entry: entry, at: location)
     }
   }
@@ -339,11 +339,11 @@ extension Branch {
       throw error
     }
     let instance: F
-    let records = thread._withUnsafeGuaranteedRef { $0.beginCachingLoad() }
+    let records = thread.borrow { $0.beginCachingLoad() }
     do {
       instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
     } catch {
-      thread._withUnsafeGuaranteedRef { if $0.endCachingLoad(from: records) { $0.dropDependencies(from: records) } }
+      thread.borrow { if $0.endCachingLoad(from: records) { $0.dropDependencies(from: records) } }
       settle(unitState, of: feature, loaded: false, outcome: .failure(error))
       throw error
     }
@@ -351,7 +351,7 @@ extension Branch {
     // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
     // renewal what the instance was built from.
     if entry.hasTeardown { recordTeardown(instance, context: nil, entry: entry) }
-    thread._withUnsafeGuaranteedRef {
+    thread.borrow {
       if $0.endCachingLoad(from: records) { recordLoad(feature, receivedOn: $0, from: records) }
     }
     settle(unitState, of: feature, loaded: true, outcome: .success(self))  // waiters read the unit again
@@ -391,11 +391,11 @@ extension Branch {
   /// instance, or an empty unit to claim if the load failed before this request could wait for it.
   @usableFromInline
   func waitForLoad<F: Feature>(
-    _ feature: F.Type, of unit: UnitState, owner: Unmanaged<LoadingThread>, entry: FeatureTable.EntryReference,
-    thread reference: Unmanaged<LoadingThread>, at location: SourceLocation
+    _ feature: F.Type, of unit: UnitState, owner: UncountedReference<LoadingThread>, entry: FeatureTable.EntryReference,
+    thread reference: UncountedReference<LoadingThread>, at location: SourceLocation
   ) throws {
-    let thread = reference.takeUnretainedValue()
-    if owner.toOpaque() == reference.toOpaque() {
+    let thread = reference.object
+    if owner == reference {
       throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
     }
     guard let inFlight = inFlight(of: unit, feature) else { return }
@@ -417,7 +417,7 @@ extension Branch {
       return outcome
     case .finished(.failure(let error)):
       throw waitedForFailedLoad(
-        feature, binding: entry.binding.takeUnretainedValue(), failure: error, path: thread.frames, at: location)
+        feature, binding: entry.binding.object, failure: error, path: thread.frames, at: location)
     case .deadlock(let ownerFrames):
       throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: self, at: location)
     }
@@ -435,7 +435,7 @@ extension Branch {
       case .alreadyWaited:
         return state.loads.inFlight(of: key) as? InFlight
       case .marked(let owner):
-        let inFlight = InFlight(owner: owner.takeUnretainedValue())
+        let inFlight = InFlight(owner: owner.object)
         state.loads.track(key, inFlight)
         return inFlight
       }
@@ -527,7 +527,7 @@ extension Branch {
   ) throws {
     guard !multiton.hashing.equal(context, context) else { return }
     throw FeatureLoadingFailed(
-      F.self, binding: entry.binding.takeUnretainedValue(),
+      F.self, binding: entry.binding.object,
       cause: FeatureContextNotEqualToItself(F.self, context: context, at: location), in: self,
       path: LoadingThread.currentPath, at: location)
   }
@@ -552,7 +552,7 @@ extension Branch {
     _ instance: F, key: LoadKey, context: F.Context, entry: FeatureTable.Entry, multiton: Multiton<F>?,
     dependencies: [Dependency], in state: inout State
   ) {
-    let binding = entry.binding.takeUnretainedValue()
+    let binding = entry.binding.object
     if holds(key, entry: entry, in: state) {
       hold(
         instance, key: key, context: multiton == nil ? nil : context, binding: binding, dependencies: dependencies,

@@ -27,7 +27,7 @@ extension Branch {
         try load(feature, context: context, entry: entry, at: location)
       }
     // A registration of `F` with a teardown holds a `Teardown<F>`.
-    if let teardown = entry.binding.takeUnretainedValue().registration.teardown as? Teardown<F> {
+    if let teardown = entry.binding.object.registration.teardown as? Teardown<F> {
       try await teardown.run(instance)
     }
     return true

@@ -23,7 +23,7 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline package let definition: ScopeDefinition
   /// The parent branch, kept alive by this branch's hold on it (see ``BranchAnchor``), or while a
   /// request holds the ``tether``.
-  package var parent: Branch? { parentReference?.takeUnretainedValue() }
+  package var parent: Branch? { parentReference?.object }
   /// The anchor of the nearest branch above that this branch's line of parents does not hold: set
   /// when this branch, or one above it, was made through a loader's features.
   ///
@@ -41,7 +41,7 @@ package final class Branch: @unchecked Sendable {
   /// the hot path, through ``overrides``.
   @usableFromInline let overridesObject: (any AnyObject & Sendable)?
   /// `parent` without a reference count, for walking up while resolving; this branch holds it.
-  @usableFromInline let parentReference: Unmanaged<Branch>?
+  @usableFromInline let parentReference: UncountedReference<Branch>?
   // A word more would put the object in a larger malloc size class (`BranchFootprintTests` checks
   // it), so the small fields fill the rest of the table's last word (its shift is one byte) and
   // one word after `propertiesWord`; the fields the inlined reads use (`table`, `storage`,
@@ -64,19 +64,19 @@ package final class Branch: @unchecked Sendable {
   package var unitByteCount: Int { storage.unitBytes - UnitLayout.headerByteCount }
   /// The units given out after this branch was made. In the anchor (``BranchAnchor/overflow``),
   /// owned by this branch: its deinit frees the blocks.
-  var overflow: OverflowChain { OverflowChain(word: anchor._withUnsafeGuaranteedRef { $0.overflow }) }
+  var overflow: OverflowChain { OverflowChain(word: anchor.borrow { $0.overflow }) }
   /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
   @usableFromInline let scopeKey: UInt
   /// The features this branch's loaders receive, made with the branch: loads hand them out
   /// borrowed, without touching a reference count.
   @usableFromInline let loaderFeatures: Features
-  /// The ``state`` lock, retained, once something needed it; 0 before. A word rather than an
+  /// The ``state`` lock, retained, once something needed it. An ``AtomicReference`` rather than an
   /// `AtomicLazyReference`, whose `load()` is not specialised here: a close and each recorded
   /// teardown read it.
-  private let lockWord = Atomic<UInt>(0)
+  private let lockReference = AtomicReference<Lock<State>>()
   /// The branch's ``BranchProperties``, retained, once a property was read, set or observed
-  /// through it; 0 before. A plain word, not a lazy reference: reads load it without retaining.
-  @usableFromInline let propertiesWord = Atomic<UInt>(0)
+  /// through it. Not a lazy reference: reads load it without retaining.
+  @usableFromInline let propertiesReference = AtomicReference<BranchProperties>()
   /// Where the context starts in `storage`: after the units, aligned for it.
   @usableFromInline let contextOffset: Int32
   /// What sends every request off the inlined path: ``overriddenBit`` (a test container's
@@ -91,8 +91,8 @@ package final class Branch: @unchecked Sendable {
   var hasRecordedTeardowns = false
   /// The sibling links of this branch in its parent's list of children
   /// (``BranchAnchor/newestChild``), guarded by the parent anchor's ``BranchAnchor/withChildren(_:)``.
-  var olderSibling: Unmanaged<Branch>?
-  var newerSibling: Unmanaged<Branch>?
+  var olderSibling: UncountedReference<Branch>?
+  var newerSibling: UncountedReference<Branch>?
 
   /// The bit of ``slowPathFlags`` a test container's branches set.
   @usableFromInline static var overriddenBit: UInt8 { 0b01 }
@@ -120,7 +120,7 @@ package final class Branch: @unchecked Sendable {
     definition: ScopeDefinition, parent: Branch?, path: ScopePath, overrides: (any FeatureOverrides)?
   ) {
     self.init(
-      definition: definition, parent: parent.map { Unmanaged.passUnretained($0) }, holdsParent: true, path: path,
+      definition: definition, parent: parent.map { UncountedReference($0) }, holdsParent: true, path: path,
       overrides: overrides, context: nil)
   }
 
@@ -135,14 +135,14 @@ package final class Branch: @unchecked Sendable {
   @inlinable
   func branch<Scope: FeaturesScope>(
     _ scope: Scope.Type, context: Scope.Context, holdsParent: Bool, at location: SourceLocation
-  ) throws -> Unmanaged<Branch> {
+  ) throws -> UncountedReference<Branch> {
     let child = try child(
       scope, context: ContextLayout(Scope.Context.self), holdsParent: holdsParent, at: location)
-    child._withUnsafeGuaranteedRef { child in
+    child.borrow { child in
       child.storage.initializeContext(context, at: child.contextOffset)
     }
     try refuseIfMadeClosed(child, scope, at: location)
-    if definition.isObserved { child._withUnsafeGuaranteedRef { $0.reportCreated() } }
+    if definition.isObserved { child.borrow { $0.reportCreated() } }
     return child
   }
 
@@ -154,22 +154,24 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline
   func child(
     _ scope: any FeaturesScope.Type, context: ContextLayout, holdsParent: Bool, at location: SourceLocation
-  ) throws -> Unmanaged<Branch> {
+  ) throws -> UncountedReference<Branch> {
     if isClosed { throw closed(.branching(scope), at: location) }
     let child = Branch(
-      definition: try childDefinition(scope, at: location), parent: Unmanaged.passUnretained(self),
+      definition: try childDefinition(scope, at: location), parent: UncountedReference(self),
       holdsParent: holdsParent, path: nil, overrides: overridesObject, context: context)
-    return Unmanaged.passRetained(child)
+    return UncountedReference.retaining(child)
   }
 
   /// Drops `child`, its context stored, if this branch started closing while it was made (the
   /// child was then made closed), and throws ``FeaturesClosed``. Only after the context is stored:
   /// dropping the child destroys its context.
   @usableFromInline
-  func refuseIfMadeClosed(_ child: Unmanaged<Branch>, _ scope: any FeaturesScope.Type, at location: SourceLocation)
+  func refuseIfMadeClosed(
+    _ child: UncountedReference<Branch>, _ scope: any FeaturesScope.Type, at location: SourceLocation
+  )
     throws
   {
-    guard child._withUnsafeGuaranteedRef({ $0.isClosed }) else { return }
+    guard child.borrow({ $0.isClosed }) else { return }
     child.release()
     throw closed(.branching(scope), at: location)
   }
@@ -216,7 +218,8 @@ package final class Branch: @unchecked Sendable {
   /// the caller stores before publishing the branch.
   @inline(__always)
   private init(
-    definition: consuming ScopeDefinition, parent: Unmanaged<Branch>?, holdsParent: Bool, path: consuming ScopePath?,
+    definition: consuming ScopeDefinition, parent: UncountedReference<Branch>?, holdsParent: Bool,
+    path: consuming ScopePath?,
     overrides: consuming (any AnyObject & Sendable)?, context: ContextLayout?
   ) {
     let layout = definition.layout
@@ -229,7 +232,7 @@ package final class Branch: @unchecked Sendable {
     let features = BranchAnchor.features(storageByteCount: contextOffset + contextSize)
     let anchor = Features.loaderAnchor(at: features.address)
     storage = BranchStorage.initialize(
-      at: anchor._withUnsafeGuaranteedRef { $0.storage }, layout: layout, unitCount: unitCount)
+      at: anchor.borrow { $0.storage }, layout: layout, unitCount: unitCount)
     storedUnitCount = Int32(unitCount)
     loaderFeatures = consume features
     self.contextOffset = Int32(contextOffset)
@@ -241,13 +244,13 @@ package final class Branch: @unchecked Sendable {
     parentReference = parent
     hasTypedContext = context != nil
     self.holdsParent = holdsParent
-    tether = parent?._withUnsafeGuaranteedRef { parent in
-      holdsParent ? parent.tether : parent.anchor.takeUnretainedValue()
+    tether = parent?.borrow { parent in
+      holdsParent ? parent.tether : parent.anchor.object
     }
     self.definition = consume definition
-    anchor._withUnsafeGuaranteedRef { $0.attach(self) }
-    if holdsParent { parent?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.hold() } } }
-    parent?._withUnsafeGuaranteedRef { $0.link(self) }
+    anchor.borrow { $0.attach(self) }
+    if holdsParent { parent?.borrow { $0.anchor.borrow { $0.hold() } } }
+    parent?.borrow { $0.link(self) }
   }
 
   private func destroyContext<Scope: FeaturesScope>(of scope: Scope.Type) {
@@ -255,19 +258,15 @@ package final class Branch: @unchecked Sendable {
   }
 
   deinit {
-    let properties = propertiesWord.load(ordering: .acquiring)
-    if properties != 0 { Unmanaged<BranchProperties>.fromOpaque(UnsafeRawPointer(bitPattern: properties)!).release() }
+    propertiesReference.releaseStored()
     defer {
       if holdsParent {
-        parentReference?._withUnsafeGuaranteedRef { $0.anchor._withUnsafeGuaranteedRef { $0.release() } }
+        parentReference?.borrow { $0.anchor.borrow { $0.release() } }
       }
     }
     leaveParent()
     endLifecycle()
-    defer {
-      let word = lockWord.load(ordering: .acquiring)
-      if word != 0 { Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).release() }
-    }
+    defer { lockReference.releaseStored() }
     if hasTypedContext { destroyContext(of: definition.scope) }
     // No load can be in progress: a load keeps its branch alive.
     storage.destroyUnits(of: definition.layout, from: 0, count: unitCount)
@@ -287,21 +286,12 @@ package final class Branch: @unchecked Sendable {
   /// with an atomic operation), so it is made on first use: a branch costs no lock until one of its
   /// loads is contended, or loads a multiton, an async or a held instance, or records a teardown.
   var state: Lock<State> {
-    if let existing = existingState { return existing }
-    let made = Unmanaged.passRetained(Lock.make(State()))
-    let (published, found) = lockWord.compareExchange(
-      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
-    if published { return made.takeUnretainedValue() }
-    made.release()  // another request made one first
-    return Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: found).unsafelyUnwrapped)
-      .takeUnretainedValue()
+    lockReference.storeIfNone { Lock.make(State()) }
   }
 
   /// The ``state`` lock, if something made it.
   var existingState: Lock<State>? {
-    let word = lockWord.load(ordering: .acquiring)
-    return word == 0
-      ? nil : Unmanaged<Lock<State>>.fromOpaque(UnsafeRawPointer(bitPattern: word)!).takeUnretainedValue()
+    lockReference.load()?.object
   }
 
   /// Where this branch is: its scope and context, and its ancestors', for diagnostics and for the
@@ -335,29 +325,29 @@ package final class Branch: @unchecked Sendable {
     }
     var next = parentReference
     while let branch = next {
-      let found = branch._withUnsafeGuaranteedRef { branch -> (isScope: Bool, context: Scope.Context?) in
+      let found = branch.borrow { branch -> (isScope: Bool, context: Scope.Context?) in
         guard branch.scopeKey == key else { return (false, nil) }
         guard branch.hasTypedContext else { return (true, nil) }
         return (true, branch.storage.context(Scope.Context.self, at: branch.contextOffset))
       }
       if found.isScope { return found.context }
-      next = branch._withUnsafeGuaranteedRef { $0.parentReference }
+      next = branch.borrow { $0.parentReference }
     }
     return nil
   }
 
   /// The branch `depth` levels up.
   func ancestor(_ depth: Int) -> Branch {
-    ancestorReference(depth).takeUnretainedValue()
+    ancestorReference(depth).object
   }
 
   /// The branch `depth` levels up, without touching a reference count: `self` keeps it alive.
   @inlinable @inline(__always)
-  func ancestorReference(_ depth: Int) -> Unmanaged<Branch> {
-    var branch = Unmanaged.passUnretained(self)
+  func ancestorReference(_ depth: Int) -> UncountedReference<Branch> {
+    var branch = UncountedReference(self)
     var depth = depth
     while depth > 0 {
-      branch = branch._withUnsafeGuaranteedRef { $0.parentReference.unsafelyUnwrapped }
+      branch = branch.borrow { $0.parentReference.unsafelyUnwrapped }
       depth &-= 1
     }
     return branch
@@ -380,10 +370,10 @@ package final class Branch: @unchecked Sendable {
     var branch = parentReference.unsafelyUnwrapped
     var depth = depth &- 1
     while depth > 0 {
-      branch = branch._withUnsafeGuaranteedRef { $0.parentReference.unsafelyUnwrapped }
+      branch = branch.borrow { $0.parentReference.unsafelyUnwrapped }
       depth &-= 1
     }
-    return branch._withUnsafeGuaranteedRef { $0.storage }
+    return branch.borrow { $0.storage }
   }
 
   /// The unit of `word` in this branch: in its storage or an overflow block.
@@ -435,7 +425,7 @@ package final class Branch: @unchecked Sendable {
     _ feature: F.Type, context: F.Context, in unit: BranchStorage.Unit
   ) -> F? {
     guard let multiton = unit.state.existingMultiton(feature) else { return nil }
-    return multiton._withUnsafeGuaranteedRef { $0.cached(context) }
+    return multiton.borrow { $0.cached(context) }
   }
 
   /// The multiton of `word`'s unit in this branch, made on first use.
@@ -453,7 +443,7 @@ package final class Branch: @unchecked Sendable {
 
   /// The anchor of the features this branch's loaders receive.
   @inlinable @inline(__always)
-  var anchor: Unmanaged<BranchAnchor> {
+  var anchor: UncountedReference<BranchAnchor> {
     // The address alone: reading the whole features would retain their owner.
     Features.loaderAnchor(at: loaderFeatures.address)
   }

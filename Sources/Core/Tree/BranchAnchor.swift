@@ -32,7 +32,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   @usableFromInline
   struct Header {
     /// The branch without a reference count: valid while it has holders.
-    @usableFromInline var reference: Unmanaged<Branch>?
+    @usableFromInline var reference: UncountedReference<Branch>?
   }
 
   /// The tail's unit. The holder count takes the first, the newest child (with the lock of the
@@ -47,7 +47,8 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// holder yet: the features own it.
   static func features(storageByteCount: Int) -> Features {
     let words = headerWords + (storageByteCount + MemoryLayout<Word>.stride - 1) / MemoryLayout<Word>.stride
-    let anchor = unsafeDowncast(create(minimumCapacity: words) { _ in Header() }, to: BranchAnchor.self)
+    // `create` makes an instance of the class it is called on.
+    let anchor = create(minimumCapacity: words) { _ in Header() } as! BranchAnchor
     anchor.holders.initialize(to: Atomic(0))
     anchor.childrenWord.initialize(to: Atomic(0))
     anchor.overflow.initialize(to: Atomic(0))
@@ -89,13 +90,12 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 
   /// The newest child branch still alive, each linking to the next older one: read and written
   /// only under ``withChildren(_:)``, which holds the lock bit set meanwhile.
-  var newestChild: Unmanaged<Branch>? {
+  var newestChild: UncountedReference<Branch>? {
     get {
-      let word = childrenWord.pointee.load(ordering: .relaxed) & ~Self.childrenLockBit
-      return UnsafeRawPointer(bitPattern: word).map { Unmanaged.fromOpaque($0) }
+      UncountedReference.ifAny(at: childrenWord.pointee.load(ordering: .relaxed) & ~Self.childrenLockBit)
     }
     set {
-      let word = newValue.map { UInt(bitPattern: $0.toOpaque()) } ?? 0
+      let word = newValue?.address ?? 0
       assert(word & Self.childrenLockBit == 0, "a branch's address uses the lock bit")
       childrenWord.pointee.store(word | Self.childrenLockBit, ordering: .relaxed)
     }
@@ -131,23 +131,23 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   }
 
   /// The branch without a reference count: valid while it has holders.
-  @inlinable var reference: Unmanaged<Branch>? {
-    withUnsafeMutablePointerToHeader { $0.pointee.reference }
+  @inlinable var reference: UncountedReference<Branch>? {
+    header.reference
   }
 
   func attach(_ branch: Branch) {
-    withUnsafeMutablePointerToHeader { $0.pointee.reference = Unmanaged.passUnretained(branch) }
+    header.reference = UncountedReference(branch)
   }
 
   /// Adds a holder to a branch the caller keeps alive (a new one, or one it has a reference to).
   func hold() {
     if holders.pointee.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-      _ = reference.unsafelyUnwrapped.retain()
+      _ = reference!.retain()
     }
   }
 
   /// Makes the first holder of a new branch, which no other thread can see yet, taking over the
-  /// reference the caller has given up (`Unmanaged.passRetained`).
+  /// reference the caller has given up (``UncountedReference/retaining(_:)``).
   func adopt() {
     holders.pointee.store(1, ordering: .relaxed)
   }
@@ -155,7 +155,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// Removes a holder; the last one releases the branch.
   func release() {
     if holders.pointee.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
-      reference.unsafelyUnwrapped.release()
+      reference!.release()
     }
   }
 
@@ -163,7 +163,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   @usableFromInline var branch: Branch? {
     // The order matters: `branch` is a strong reference, made while the hold keeps the branch alive,
     // and only then is the hold released (possibly the last one, which releases the anchor's own
-    // reference). Returning the unmanaged reference, or releasing before taking it, would hand out a
+    // reference). Returning the uncounted reference, or releasing before taking it, would hand out a
     // branch that may already be freed.
     guard let branch = holdIfAlive() else { return nil }
     defer { release() }
@@ -195,7 +195,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
     while current > 0 {
       let (held, found) = holders.pointee.compareExchange(
         expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
-      if held { return reference.unsafelyUnwrapped.takeUnretainedValue() }
+      if held { return reference!.object }
       current = found
     }
     return nil
@@ -205,8 +205,8 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// anchor's address. Unlike the branch's, it cannot be reused while any such features exist,
   /// since they keep the anchor alive.
   @inlinable @inline(__always)
-  static func identity(_ anchor: Unmanaged<BranchAnchor>) -> UInt64 {
-    UInt64(UInt(bitPattern: anchor.toOpaque()))
+  static func identity(_ anchor: UncountedReference<BranchAnchor>) -> UInt64 {
+    UInt64(anchor.address)
   }
 }
 
@@ -216,18 +216,18 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 final class BranchHandle: @unchecked Sendable {
   // Sendable: immutable; the anchor is shared as features share it.
   /// The branch's anchor: the branch keeps it, and this handle keeps the branch.
-  private let anchor: Unmanaged<BranchAnchor>
+  private let anchor: UncountedReference<BranchAnchor>
 
   /// The first handle of `branch`, a new branch: it takes over the reference `branch` carries
-  /// (`Unmanaged.passRetained`), which becomes the one its anchor owns.
+  /// (``UncountedReference/retaining(_:)``), which becomes the one its anchor owns.
   @usableFromInline
-  init(adopting branch: Unmanaged<Branch>) {
-    anchor = branch._withUnsafeGuaranteedRef { $0.anchor }
-    anchor._withUnsafeGuaranteedRef { $0.adopt() }
+  init(adopting branch: UncountedReference<Branch>) {
+    anchor = branch.borrow { $0.anchor }
+    anchor.borrow { $0.adopt() }
   }
 
   deinit {
-    anchor._withUnsafeGuaranteedRef { $0.release() }
+    anchor.borrow { $0.release() }
   }
 }
 

@@ -49,7 +49,7 @@ final class ValidationRecorder: FeatureOverrides, @unchecked Sendable {
     -> F?
   {
     let entry = branch.table.entry(for: FeatureTable.key(feature))
-    let served = entry?.binding.takeUnretainedValue()
+    let served = entry?.binding.object
     let patched = inner?.instance(of: feature, context: context, in: branch, at: location)
     let undefined = served == nil && patched == nil && inner?.resolvesPlaceholders != true
     // Built outside the lock: it reads the branch's path.

@@ -32,7 +32,7 @@ extension Branch {
     _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, frame given: AsyncFrame?,
     at location: SourceLocation
   ) async throws -> F {
-    let binding = entry.binding.takeUnretainedValue()
+    let binding = entry.binding.object
     let frame: AsyncFrame
     if let given {
       frame = given
@@ -179,12 +179,12 @@ extension Branch {
       // task holds the branch, so that its loader's features still find it if every requester has
       // gone and dropped it.
       // A tethered branch's ancestors too: this request holds them, so the holds are granted.
-      anchor._withUnsafeGuaranteedRef { $0.hold() }
+      anchor.borrow { $0.hold() }
       let tethers = tether?.holdTethers()
       Task {
         defer {
           withExtendedLifetime(tethers) {}
-          anchor._withUnsafeGuaranteedRef { $0.release() }
+          anchor.borrow { $0.release() }
         }
         let outcome: Result<F, any Error>
         do {
@@ -230,7 +230,7 @@ extension Branch {
       throw error
     case .failure(.loading(let failure)):
       throw waitedForFailedLoad(
-        feature, binding: entry.binding.takeUnretainedValue(), failure: failure, path: LoadingThread.currentPath,
+        feature, binding: entry.binding.object, failure: failure, path: LoadingThread.currentPath,
         at: location)
     }
   }

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// What a thread is loading (its frames) and which load of another thread it waits for.
 ///
 /// Synchronous loaders run on the requesting thread, so the frames of one thread are exactly the
@@ -48,57 +40,25 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
 
   /// How deep a path is walked frame by frame; frames from this depth up are indexed.
   @usableFromInline static var shallowDepth: Int { 24 }
+  @usableFromInline init() {}
+
   /// A thread runs as long as its loads: it blocks a load it owns until that load finishes.
   var isFinished: Bool { false }
   /// What a thread waits for is recorded in the graph while it waits.
   var waitsImplicitlyFor: (any WaitGraph.Node)? { nil }
 
   /// This thread's loading state, created on first use and released when the thread exits.
-  static var current: LoadingThread { currentReference.takeUnretainedValue() }
+  static var current: LoadingThread { currentReference.object }
 
-  /// This thread's loading state without a reference count: the thread-specific slot keeps it
-  /// alive as long as the thread runs, and only its own thread uses it.
-  ///
-  /// The key is read from a statically initialised word rather than a lazy global, so that the
-  /// read costs no `swift_once` call.
+  /// This thread's loading state without a reference count: the thread keeps it alive as long as
+  /// it runs, and only its own thread uses it.
   @inlinable @inline(__always)
-  static var currentReference: Unmanaged<LoadingThread> {
-    let key = threadKey.load(ordering: .acquiring)
-    if key != 0, let existing = pthread_getspecific(pthread_key_t(truncatingIfNeeded: key &- 1)) {
-      return Unmanaged.fromOpaque(existing)
-    }
-    return makeCurrent()
+  static var currentReference: UncountedReference<LoadingThread> {
+    ThreadLocalReference.current(keyedBy: threadKey, LoadingThread.init)
   }
 
   /// The thread-specific key of every thread's loading state, plus one; 0 until the first load.
   @usableFromInline static let threadKey = Atomic<UInt>(0)
-
-  /// Makes this thread's loading state (and the key, the first time).
-  @usableFromInline @inline(never)
-  static func makeCurrent() -> Unmanaged<LoadingThread> {
-    let key = Self.key
-    if let existing = pthread_getspecific(key) { return Unmanaged.fromOpaque(existing) }
-    let thread = Unmanaged.passRetained(LoadingThread())
-    precondition(pthread_setspecific(key, thread.toOpaque()) == 0, "Arbor could not set its thread-local state")
-    return thread
-  }
-
-  /// The key, created on first use and then published in ``threadKey`` for the fast path.
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    #if canImport(Darwin)
-      let destructor: @convention(c) (UnsafeMutableRawPointer) -> Void = { state in
-        Unmanaged<LoadingThread>.fromOpaque(state).release()
-      }
-    #else
-      let destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void = { state in
-        if let state { Unmanaged<LoadingThread>.fromOpaque(state).release() }
-      }
-    #endif
-    precondition(pthread_key_create(&key, destructor) == 0, "Arbor could not create its thread-local key")
-    threadKey.store(UInt(key) &+ 1, ordering: .releasing)
-    return key
-  }()
 
   /// What deep frames are indexed by: the same load has the same key.
   private struct DeepKey: Hashable {

@@ -120,7 +120,7 @@ extension Branch {
         found = unit.state.relocate()
       }
       guard found else { return nil }
-      return forgotten(key, binding: entry.binding.takeUnretainedValue(), in: &state)
+      return forgotten(key, binding: entry.binding.object, in: &state)
     }
   }
 
@@ -149,10 +149,10 @@ extension Branch {
       throw FeatureUndefined(feature, in: self, at: location)
     }
     guard case .serves(let lifetime) = entry.kind else {
-      throw FeatureRegistrationConflict(entry.binding.takeUnretainedValue(), in: self, at: location)
+      throw FeatureRegistrationConflict(entry.binding.object, in: self, at: location)
     }
     guard lifetime.isCached else {
-      throw FeatureNotRenewable(feature, binding: entry.binding.takeUnretainedValue(), in: self, at: location)
+      throw FeatureNotRenewable(feature, binding: entry.binding.object, in: self, at: location)
     }
     let owner = ancestor(entry.depth)
     let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
@@ -267,14 +267,14 @@ extension Branch {
       let branch = branches[index]
       index += 1
       var children: [Branch] = []
-      branch.anchor._withUnsafeGuaranteedRef { anchor in
+      branch.anchor.borrow { anchor in
         guard anchor.hasChildren else { return }
         anchor.withChildren {
           var next = anchor.newestChild
           while let child = next {
-            next = child._withUnsafeGuaranteedRef { child in
+            next = child.borrow { child in
               // A closing branch tears its instances down itself.
-              if !child.isClosed, let held = child.anchor._withUnsafeGuaranteedRef({ $0.holdIfAlive() }) {
+              if !child.isClosed, let held = child.anchor.borrow({ $0.holdIfAlive() }) {
                 children.append(held)
               }
               return child.olderSibling
@@ -300,7 +300,7 @@ extension Branch {
     }
 
     deinit {
-      for branch in holds { branch.anchor._withUnsafeGuaranteedRef { $0.release() } }
+      for branch in holds { branch.anchor.borrow { $0.release() } }
     }
   }
 }

@@ -4,7 +4,7 @@ extension Multiton: InvariantChecking {
     lock.withLock { state in
       var violations: [String] = []
       let current = state.tables[state.tables.count - 1]
-      if UInt(bitPattern: Unmanaged.passUnretained(current).toOpaque()) != table.load(ordering: .acquiring) {
+      if table.load() != UncountedReference(current) {
         violations.append("the published table is not the newest")
       }
       let capacity = current.mask + 1

@@ -59,7 +59,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
   }
 
   /// The current table, unretained (`State.tables` keeps it).
-  @usableFromInline let table: Atomic<UInt>
+  @usableFromInline let table: AtomicReference<Table>
   /// Hashes and compares contexts; `F.Context` is `Hashable` for every cacheable, which the
   /// generic signature cannot say (see ``ContextHashing``).
   @usableFromInline let hashing: ContextHashing<F.Context>
@@ -67,7 +67,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
 
   init() {
     let first = Table(capacity: 8)
-    table = Atomic(UInt(bitPattern: Unmanaged.passUnretained(first).toOpaque()))
+    table = AtomicReference(first)
     hashing = ContextHashing(of: F.self)
     lock = Lock.make(State(tables: [first]))
   }
@@ -76,20 +76,19 @@ final class Multiton<F: Feature>: @unchecked Sendable {
   @inlinable
   func cached(_ context: F.Context) -> F? {
     let hash = hashing.hash(context)
-    return Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: table.load(ordering: .acquiring))!)
-      ._withUnsafeGuaranteedRef { table in
-        var index = hash & table.mask
-        while true {
-          let word = table.buckets[index].load(ordering: .acquiring)
-          if word == 0 { return nil }
-          let found = Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: word)!)._withUnsafeGuaranteedRef {
-            entry -> F? in
-            entry.hash == hash && hashing.equal(entry.context, context) ? entry.instance : nil
-          }
-          if let found { return found }
-          index = (index &+ 1) & table.mask
+    return table.loadStored().borrow { table in
+      var index = hash & table.mask
+      while true {
+        let word = table.buckets[index].load(ordering: .acquiring)
+        if word == 0 { return nil }
+        let found = UncountedReference<Entry>(address: word).borrow {
+          entry -> F? in
+          entry.hash == hash && hashing.equal(entry.context, context) ? entry.instance : nil
         }
+        if let found { return found }
+        index = (index &+ 1) & table.mask
       }
+    }
   }
 
   /// Publishes `instance` for `context`, which has none: call with `lock` held.
@@ -103,7 +102,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
     let grown = Table(capacity: (current.mask + 1) * 4)
     for existing in state.entries { Self.place(existing, in: grown) }
     state.tables.append(grown)
-    table.store(UInt(bitPattern: Unmanaged.passUnretained(grown).toOpaque()), ordering: .releasing)
+    table.store(grown)
   }
 
   /// Takes the entry of `context` out of the table, if it is there: call under the branch's lock, in
@@ -123,7 +122,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
       let rebuilt = Table(capacity: current.mask + 1)
       for existing in state.entries { Self.place(existing, in: rebuilt) }
       state.tables.append(rebuilt)
-      table.store(UInt(bitPattern: Unmanaged.passUnretained(rebuilt).toOpaque()), ordering: .releasing)
+      table.store(rebuilt)
       return true
     }
   }
@@ -131,7 +130,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
   private static func place(_ entry: Entry, in table: Table) {
     var index = entry.hash & table.mask
     while table.buckets[index].load(ordering: .relaxed) != 0 { index = (index + 1) & table.mask }
-    table.buckets[index].store(UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque()), ordering: .releasing)
+    table.buckets[index].store(UncountedReference(entry).address, ordering: .releasing)
   }
 }
 

@@ -10,10 +10,10 @@ struct OverflowChain {
   let word: UnsafeMutablePointer<Atomic<UInt>>
 
   /// The newest block, if one was made.
-  var newest: OverflowBlock? { Self.block(word.pointee.load(ordering: .acquiring))?.takeUnretainedValue() }
+  var newest: OverflowBlock? { Self.block(word.pointee.load(ordering: .acquiring))?.object }
 
-  private static func block(_ stored: UInt) -> Unmanaged<OverflowBlock>? {
-    stored == 0 ? nil : Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped)
+  private static func block(_ stored: UInt) -> UncountedReference<OverflowBlock>? {
+    stored == 0 ? nil : UncountedReference(address: stored)
   }
 
   /// The unit at `offset`, beyond the branch's storage, whose own units end before unit
@@ -25,17 +25,17 @@ struct OverflowChain {
     while true {
       let stored = word.pointee.load(ordering: .acquiring)
       let head = Self.block(stored)
-      var block = head?.takeUnretainedValue()
+      var block = head?.object
       while let current = block {
         if let unit = current.unit(at: offset) { return unit }
         block = current.next
       }
       guard giveOut else { return nil }
       // Given out after the newest block: a block for every unit given out since.
-      let first = head?._withUnsafeGuaranteedRef { $0.firstUnit + $0.unitCount } ?? firstUnit
-      let made = Unmanaged.passRetained(OverflowBlock(layout, from: first, next: head?.takeUnretainedValue()))
+      let first = head?.borrow { $0.firstUnit + $0.unitCount } ?? firstUnit
+      let made = UncountedReference.retaining(OverflowBlock(layout, from: first, next: head?.object))
       let (published, _) = word.pointee.compareExchange(
-        expected: stored, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+        expected: stored, desired: made.address, ordering: .acquiringAndReleasing)
       if published {
         head?.release()  // the new block keeps it
       } else {
@@ -48,7 +48,7 @@ struct OverflowChain {
   /// in progress.
   func destroy(_ layout: UnitLayout) {
     guard let blocks = Self.block(word.pointee.load(ordering: .acquiring)) else { return }
-    var block: OverflowBlock? = blocks.takeUnretainedValue()
+    var block: OverflowBlock? = blocks.object
     while let current = block {
       current.destroyUnits(layout)
       block = current.next

@@ -56,15 +56,15 @@ struct UnitState {
     case loaded
     /// A load of `owner` is in progress (the caller's own thread's, when the request comes from
     /// inside that load).
-    case loading(owner: Unmanaged<LoadingThread>)
+    case loading(owner: UncountedReference<LoadingThread>)
     /// The instance was renewed: the branch holds the feature's instances from now on.
     case relocated
   }
 
   /// Claims the empty unit for a load on `thread`.
   @inlinable @inline(__always)
-  func claim(for thread: Unmanaged<LoadingThread>) -> Claim {
-    let claim = UInt(bitPattern: thread.toOpaque()) | Self.loadingTag
+  func claim(for thread: UncountedReference<LoadingThread>) -> Claim {
+    let claim = thread.address | Self.loadingTag
     // Sequentially consistent, as a close's scan of the units is: either the close sees this claim,
     // or the load sees the closed branch (see `Branch.loadSlotted`). The same instruction on x86.
     let (claimed, stored) = word[0].compareExchange(
@@ -85,7 +85,7 @@ struct UnitState {
     /// Others wait for the load already: its ``InFlight`` is registered.
     case alreadyWaited
     /// This request marked the load waited, so it registers the ``InFlight`` of `owner`'s load.
-    case marked(owner: Unmanaged<LoadingThread>)
+    case marked(owner: UncountedReference<LoadingThread>)
   }
 
   /// Marks the load in progress as waited for. Call under the branch's lock, and register the
@@ -143,33 +143,33 @@ struct UnitState {
 
   /// The thread whose claim `stored` is.
   @usableFromInline
-  static func owner(of stored: UInt) -> Unmanaged<LoadingThread> {
-    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: stored & ~tags).unsafelyUnwrapped)
+  static func owner(of stored: UInt) -> UncountedReference<LoadingThread> {
+    UncountedReference(address: stored & ~tags)
   }
 
   /// The multiton this unit holds, if one was made.
   @inlinable @inline(__always)
-  func existingMultiton<F: Feature>(_ feature: F.Type) -> Unmanaged<Multiton<F>>? {
+  func existingMultiton<F: Feature>(_ feature: F.Type) -> UncountedReference<Multiton<F>>? {
     let stored = word[0].load(ordering: .acquiring)
     guard stored != 0 else { return nil }
-    return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: stored).unsafelyUnwrapped)
+    return UncountedReference(address: stored)
   }
 
   /// The multiton this unit holds, made and published by the first caller.
   func multiton<F: Feature>(_ feature: F.Type) -> Multiton<F> {
-    if let existing = existingMultiton(feature) { return existing.takeUnretainedValue() }
-    let made = Unmanaged.passRetained(Multiton<F>())
+    if let existing = existingMultiton(feature) { return existing.object }
+    let made = UncountedReference.retaining(Multiton<F>())
     let (published, existing) = word[0].compareExchange(
-      expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
-    if published { return made.takeUnretainedValue() }
+      expected: 0, desired: made.address, ordering: .acquiringAndReleasing)
+    if published { return made.object }
     made.release()  // another request made one first
-    return Unmanaged<Multiton<F>>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+    return UncountedReference<Multiton<F>>(address: existing).object
   }
 
   /// Releases the multiton this unit holds, if any: when its branch goes.
   func releaseMultiton() {
     let stored = word[0].load(ordering: .acquiring)
-    if stored != 0 { Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).release() }
+    if stored != 0 { UncountedReference<AnyObject>(address: stored).release() }
   }
 }
 
@@ -195,6 +195,6 @@ extension UnitState {
   var anyMultiton: AnyObject? {
     let stored = word[0].load(ordering: .acquiring)
     return stored == 0
-      ? nil : Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
+      ? nil : UncountedReference<AnyObject>(address: stored).object
   }
 }
