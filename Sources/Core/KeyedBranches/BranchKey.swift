@@ -39,11 +39,10 @@ struct BranchKey: Hashable, @unchecked Sendable {
   private let storage: Storage
 
   init<Key: Hashable & Sendable>(_ key: Key) {
-    // A comparison of metatypes, then a reinterpretation of a value of that very type.
-    if Key.self == String.self {
-      storage = .string(unsafeBitCast(key, to: String.self))
-    } else if Key.self == Int.self {
-      storage = .int(unsafeBitCast(key, to: Int.self))
+    if let key = key as? String {
+      storage = .string(key)
+    } else if let key = key as? Int {
+      storage = .int(key)
     } else {
       storage = .other(AnyHashable(key))
     }

@@ -130,7 +130,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     if !lease.isReady { try await prepare(&lease, at: location) }
     let result: Result
     do {
-      result = try await body(lease.branch.unsafelyUnwrapped)
+      result = try await body(lease.branch!)
     } catch {
       if let retired = release(lease) { await close([retired], at: location) }
       throw error

@@ -31,7 +31,7 @@ struct RecencyList<Element: Sendable>: Sendable {
 
   /// The element at `index`.
   subscript(index: Index) -> Element {
-    nodes[index].element.unsafelyUnwrapped
+    nodes[index].element!
   }
 
   /// Adds `element` as the most recently used.

@@ -20,9 +20,7 @@ final class BranchProperties: @unchecked Sendable {
   // `state`, under its lock.
   /// The current snapshot, unretained: `state.snapshots` keeps it.
   @usableFromInline let snapshot: AtomicReference<PropertySnapshot>
-  /// The tree's generation (`tree` keeps it).
-  @usableFromInline let generation: UnsafeMutablePointer<Atomic<UInt>>
-  let tree: PropertyTree
+  @usableFromInline let tree: PropertyTree
   /// The branch's anchor: it finds the branch while the branch lives, without keeping it alive.
   let anchor: BranchAnchor
   private let state: Lock<State>
@@ -41,7 +39,6 @@ final class BranchProperties: @unchecked Sendable {
   init(tree: PropertyTree, anchor: BranchAnchor) {
     self.tree = tree
     self.anchor = anchor
-    generation = tree.generation
     let first = PropertySnapshot([], validAt: 0)
     snapshot = AtomicReference(first)
     state = Lock.make(State(snapshots: [first]))
@@ -62,7 +59,7 @@ final class BranchProperties: @unchecked Sendable {
   func cached<P: FeaturesProperty>(_ property: P.Type) -> P.Value? {
     // There is always a snapshot: the first is made with the properties.
     return snapshot.loadStored().borrow { current -> P.Value? in
-      guard current.validAt.load(ordering: .acquiring) == generation[0].load(ordering: .acquiring),
+      guard current.validAt.load(ordering: .acquiring) == tree.generation.load(ordering: .acquiring),
         let box = current.box(for: FeatureTable.key(property))
       else { return nil }
       return box.known(as: PropertyBox<P.Value>.self).borrow { $0.value }
@@ -74,7 +71,7 @@ final class BranchProperties: @unchecked Sendable {
   func value<P: FeaturesProperty>(_ property: P.Type, in branch: Branch) -> P.Value {
     if let value = cached(property) { return value }
     let box = refresh(FeatureTable.key(property), in: branch) { PropertyBox(P.defaultValue, source: .default) }
-    return unsafeDowncast(box, to: PropertyBox<P.Value>.self).value
+    return (box as! PropertyBox<P.Value>).value
   }
 
   /// Makes the snapshot current and holding the property keyed `key`, and returns its box.
@@ -82,7 +79,7 @@ final class BranchProperties: @unchecked Sendable {
     state.withLock { state in
       // Read before resolving: a set that lands meanwhile moves it on, and the next read resolves
       // again.
-      let generation = generation[0].load(ordering: .acquiring)
+      let generation = tree.generation.load(ordering: .acquiring)
       let current = state.snapshots[state.snapshots.count - 1]
       var entries = current.entries
       if current.validAt.load(ordering: .relaxed) == generation, let found = entries.first(where: { $0.key == key }) {

@@ -5,11 +5,12 @@ import Synchronization
 ///
 /// Made with the first ``BranchProperties`` of the tree (the root's), and kept by every branch's.
 /// A test copy of a tree (`TestFeatures(root)`) has its own root branch, hence its own.
+@usableFromInline
 final class PropertyTree: @unchecked Sendable {
   // Sendable: `generation` is atomic; everything else is in `state`, under its lock.
   /// The tree's property generation, moved on by every set that changes something; 1 at first, so
   /// that a branch's first snapshot (valid at 0) is never current.
-  let generation: UnsafeMutablePointer<Atomic<UInt>>
+  @usableFromInline let generation = Atomic<UInt>(1)
   /// Taken by every set, and by every observer as it starts: sets and what observers see of them
   /// are in one order.
   private let state = Lock<State>.make(State())
@@ -24,15 +25,7 @@ final class PropertyTree: @unchecked Sendable {
     weak var properties: BranchProperties?
   }
 
-  init() {
-    generation = .allocate(capacity: 1)
-    generation.initialize(to: Atomic(1))
-  }
-
-  deinit {
-    generation.deinitialize(count: 1)
-    generation.deallocate()
-  }
+  init() {}
 
   /// Sets `box` as the value of the property keyed `key` on the branch of `properties`, unless it
   /// already has an equal one there, and tells every observer whose value it changes.
@@ -44,7 +37,7 @@ final class PropertyTree: @unchecked Sendable {
   ) {
     let released = state.withLock { state -> [AnyObject] in
       guard properties.setOwn(box, for: key, unlessEqual: isEqual) else { return [] }
-      generation[0].wrappingAdd(1, ordering: .acquiringAndReleasing)
+      generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
       return notify(key, &state)
     }
     // Outside the lock: the last reference to a branch may be among them, and its release may run
@@ -56,7 +49,7 @@ final class PropertyTree: @unchecked Sendable {
   /// changed: a live registry value of the property was replaced.
   func registryValueChanged(_ key: UInt) {
     let released = state.withLock { state -> [AnyObject] in
-      generation[0].wrappingAdd(1, ordering: .acquiringAndReleasing)
+      generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
       return notify(key, &state)
     }
     withExtendedLifetime(released) {}
@@ -126,7 +119,7 @@ final class PropertyObserver: @unchecked Sendable {
   init<P: FeaturesProperty>(_ property: P.Type, continuation: AsyncStream<P.Value>.Continuation) {
     key = FeatureTable.key(property)
     defaultBox = PropertyBox(P.defaultValue, source: .default)
-    yield = { box in continuation.yield(unsafeDowncast(box, to: PropertyBox<P.Value>.self).value) }
+    yield = { box in continuation.yield((box as! PropertyBox<P.Value>).value) }
     finish = { continuation.finish() }
   }
 }

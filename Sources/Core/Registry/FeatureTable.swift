@@ -27,7 +27,7 @@ package struct FeatureTable: Sendable {
     package let binding: UncountedReference<Binding>
     /// The word of its unit in the registering scope's ``UnitLayout`` (cacheables): 0 until the unit
     /// is given out, then the unit's offset in the registering branch's storage, plus 1.
-    @usableFromInline package var unitWord: UnsafeMutablePointer<Atomic<UInt>>?
+    @usableFromInline var unitWord: SharedWord?
     @usableFromInline var storedDepth: Int32
     @usableFromInline var storedInstanceOffset: Int32
     @usableFromInline var storedFixedOffset: Int32
@@ -80,16 +80,17 @@ package struct FeatureTable: Sendable {
   /// whole entry.
   @usableFromInline
   package struct EntryReference {
-    @usableFromInline let pointer: UnsafePointer<Entry>
+    @usableFromInline let pointer: InPlace<Entry>
 
     @inlinable @inline(__always)
-    init(_ pointer: UnsafePointer<Entry>) {
+    init(_ pointer: InPlace<Entry>) {
       self.pointer = pointer
     }
 
     @inlinable package var kind: Entry.Kind { pointer.pointee.kind }
     @inlinable package var depth: Int { Int(pointer.pointee.storedDepth) }
-    @inlinable package var unitWord: UnsafeMutablePointer<Atomic<UInt>> { pointer.pointee.unitWord.unsafelyUnwrapped }
+    /// The word of the entry's unit: only an entry of a cacheable has one.
+    @inlinable var unitWord: SharedWord { pointer.pointee.unitWord! }
     @inlinable package var instanceOffset: Int { Int(pointer.pointee.storedInstanceOffset) }
     @inlinable package var fixedOffset: Int { Int(pointer.pointee.storedFixedOffset) }
     @inlinable package var payload: UncountedReference<AnyObject> { pointer.pointee.payload }
@@ -108,9 +109,9 @@ package struct FeatureTable: Sendable {
   @usableFromInline
   package struct Lookup: @unchecked Sendable {
     /// `1 << capacityBits` keys; an empty bucket's is 0.
-    @usableFromInline let keys: UnsafePointer<UInt>
+    @usableFromInline let keys: FixedSlots<UInt>
     /// The entry of each bucket whose key is not 0; the others are never read.
-    @usableFromInline let entries: UnsafePointer<Entry>
+    @usableFromInline let entries: FixedSlots<Entry>
     /// ``shift``, in one byte: a branch keeps its scope's lookup, and lays its own small fields out
     /// in the rest of the lookup's last word (see ``Branch``). Reading it costs what reading a
     /// word did: resolution used only its low byte.
@@ -120,7 +121,7 @@ package struct FeatureTable: Sendable {
     @inlinable @inline(__always)
     var shift: UInt { UInt(shiftByte) }
 
-    init(keys: UnsafePointer<UInt>, entries: UnsafePointer<Entry>, shift: UInt) {
+    init(keys: FixedSlots<UInt>, entries: FixedSlots<Entry>, shift: UInt) {
       self.keys = keys
       self.entries = entries
       shiftByte = UInt8(shift)
@@ -139,7 +140,7 @@ package struct FeatureTable: Sendable {
       var index = Self.homeBucket(of: key, shift: shift)
       while true {
         let found = keys[index]
-        if found == key { return EntryReference(entries + index) }
+        if found == key { return EntryReference(entries.inPlace(index)) }
         if found == 0 { return nil }
         index = (index &+ 1) & mask
       }
@@ -153,17 +154,15 @@ package struct FeatureTable: Sendable {
     /// `1 << capacityBits` empty buckets.
     init(capacityBits: UInt) {
       let count = 1 << capacityBits
-      let keys = UnsafeMutablePointer<UInt>.allocate(capacity: count)
-      keys.initialize(repeating: 0, count: count)
-      // Entries are trivial: the empty buckets' stay uninitialised, and none needs deinitialising.
+      // Entries are trivial: the empty buckets' stay unset, and none needs destroying.
       lookup = Lookup(
-        keys: keys, entries: UnsafeMutablePointer<Entry>.allocate(capacity: count),
+        keys: FixedSlots(count: count, repeating: 0), entries: FixedSlots(count: count),
         shift: UInt(UInt.bitWidth) - capacityBits)
     }
 
     deinit {
-      UnsafeMutablePointer(mutating: lookup.keys).deallocate()
-      UnsafeMutablePointer(mutating: lookup.entries).deallocate()
+      lookup.keys.deallocate()
+      lookup.entries.deallocate()
     }
 
     var capacity: Int { 1 << (UInt(UInt.bitWidth) - lookup.shift) }
@@ -178,12 +177,12 @@ package struct FeatureTable: Sendable {
 
     /// Puts `entry` into the empty bucket `index`, found by ``bucket(of:)``.
     func insert(_ entry: Entry, at index: Int) {
-      UnsafeMutablePointer(mutating: lookup.keys)[index] = entry.key
-      (UnsafeMutablePointer(mutating: lookup.entries) + index).initialize(to: entry)
+      lookup.keys.initialize(index, to: entry.key)
+      lookup.entries.initialize(index, to: entry)
     }
 
-    /// The entry in the filled bucket `index`.
-    func entry(at index: Int) -> UnsafeMutablePointer<Entry> { UnsafeMutablePointer(mutating: lookup.entries) + index }
+    /// Changes the entry in the filled bucket `index`, before the table is published.
+    func updateEntry(at index: Int, _ body: (inout Entry) -> Void) { lookup.entries.update(index, body) }
   }
 
   /// How many features the table resolves: its scope's and its ancestors' that the scope does not
@@ -236,11 +235,13 @@ package struct FeatureTable: Sendable {
       buckets.insert(entry, at: bucket)
     }
     let givingOutAll = parent == nil
-    units = UnitLayout(shapes, givingOutAll: givingOutAll)
+    let units = UnitLayout(shapes, givingOutAll: givingOutAll)
+    self.units = units
     for (unit, bucket) in owned.enumerated() {
-      let entry = buckets.entry(at: bucket)
-      entry.pointee.unitWord = units.words + unit
-      if givingOutAll { entry.pointee.fixedOffset = Int(units.words[unit].load(ordering: .relaxed)) - 1 }
+      buckets.updateEntry(at: bucket) { entry in
+        entry.unitWord = units.words[unit]
+        if givingOutAll { entry.fixedOffset = Int(units.words[unit].load(ordering: .relaxed)) - 1 }
+      }
     }
     var count = own.count
     if let parent {

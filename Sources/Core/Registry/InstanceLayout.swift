@@ -17,11 +17,11 @@ package struct InstanceLayout: Sendable {
   private static func alignment<F: Feature>(of feature: F.Type) -> Int { MemoryLayout<F>.alignment }
 
   /// Destroys the instance at `instance`.
-  package func destroy(_ instance: UnsafeMutableRawPointer) {
+  func destroy(_ instance: ErasedInPlace) {
     Self.destroy(feature, at: instance)
   }
 
-  private static func destroy<F: Feature>(_ feature: F.Type, at instance: UnsafeMutableRawPointer) {
-    instance.assumingMemoryBound(to: F.self).deinitialize(count: 1)
+  private static func destroy<F: Feature>(_ feature: F.Type, at instance: ErasedInPlace) {
+    instance.deinitialize(as: F.self)
   }
 }

@@ -57,9 +57,9 @@ package final class UnitLayout: @unchecked Sendable {
   }
 
   /// Each unit's word, by the index its entry holds: 0 until it is given out, then its offset + 1.
-  package let words: UnsafeMutablePointer<Atomic<UInt>>
+  let words: SharedWords
   /// The units in the order they were given out; the first `givenCount` are set.
-  private let given: UnsafeMutablePointer<Unit>
+  private let given: FixedSlots<Unit>
   private let givenCount = Atomic<Int>(0)
   /// How many units there are, given out or not.
   private let unitCount: Int
@@ -72,15 +72,14 @@ package final class UnitLayout: @unchecked Sendable {
 
   init(_ shapes: [Shape], givingOutAll: Bool) {
     unitCount = shapes.count
-    words = .allocate(capacity: max(1, shapes.count))
-    given = .allocate(capacity: max(1, shapes.count))
+    words = SharedWords(count: shapes.count)
+    given = FixedSlots(count: shapes.count)
     var alignment = MemoryLayout<UInt>.alignment
     for shape in shapes { alignment = max(alignment, shape.alignment) }
     self.alignment = alignment
     guard givingOutAll else {
       self.shapes = shapes
       lock = Lock.make(0)
-      for index in 0..<shapes.count { (words + index).initialize(to: Atomic(0)) }
       return
     }
     // Nobody else sees the layout yet: every unit is given out in order, without the lock.
@@ -90,15 +89,15 @@ package final class UnitLayout: @unchecked Sendable {
     for (index, shape) in shapes.enumerated() {
       let unit = Self.unit(shape, after: end)
       end = unit.end
-      (given + index).initialize(to: unit)
-      (words + index).initialize(to: Atomic(UInt(unit.offset) + 1))
+      given.initialize(index, to: unit)
+      words[index].store(UInt(unit.offset) + 1, ordering: .relaxed)
     }
     givenCount.store(shapes.count, ordering: .releasing)
   }
 
   deinit {
-    words.deinitialize(count: unitCount)
     words.deallocate()
+    // A unit's record is trivial: nothing to destroy.
     given.deallocate()
   }
 
@@ -124,7 +123,7 @@ package final class UnitLayout: @unchecked Sendable {
       let word = words[index].load(ordering: .acquiring)
       if word != 0 { return word }
       let unit = Self.unit(shapes[index], after: byteCount(ofFirst: count))
-      (given + count).initialize(to: unit)
+      given.initialize(count, to: unit)
       count += 1
       givenCount.store(count, ordering: .releasing)
       let published = UInt(unit.offset) + 1

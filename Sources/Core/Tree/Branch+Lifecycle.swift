@@ -125,7 +125,7 @@ extension Branch {
   /// What tears down `instance`, cached here for `context` by `binding`'s loader, which has a teardown.
   static func teardown<F: Feature>(of instance: F, context: F.Context?, binding: Binding) -> PendingTeardown {
     // A registration with a teardown of `F` holds a `Teardown<F>`.
-    let teardown = unsafeDowncast(binding.registration.teardown.unsafelyUnwrapped, to: Teardown<F>.self)
+    let teardown = binding.registration.teardown as! Teardown<F>
     // A cacheable's Context is Hashable.
     let key = LoadKey(feature: ObjectIdentifier(F.self), context: context.map { ContextKey($0 as! AnyHashable) })
     return PendingTeardown(
@@ -136,7 +136,7 @@ extension Branch {
   /// Records an instance to tear down when this branch closes: a loaded one, or one a test
   /// container's `load` made.
   package func recordTeardown<F: Feature>(_ instance: F, loadedBy registration: Registration) {
-    guard let teardown = registration.teardown.map({ unsafeDowncast($0, to: Teardown<F>.self) }) else { return }
+    guard let teardown = registration.teardown.map({ $0 as! Teardown<F> }) else { return }
     recordTeardown(
       PendingTeardown(
         feature: F.self, registration: registration, binding: nil, context: nil, key: nil,

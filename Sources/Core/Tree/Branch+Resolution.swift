@@ -56,7 +56,7 @@ extension Branch {
       var owner = branch
       var depth = entry.depth
       while depth > 0 {
-        owner = owner.borrow { $0.parentReference.unsafelyUnwrapped }
+        owner = owner.borrow { $0.parentReference! }
         depth &-= 1
       }
       return owner.borrow { $0.storage }.unit(entry)?.instance(feature, at: entry.instanceOffset)
@@ -138,11 +138,12 @@ extension Branch {
       let depth = parent.map { $0.pointee.depth &+ 1 } ?? 0
       // On a long path, the check hashes the context, and the frame is indexed with that hash.
       let contextHash = parent != nil ? try checkCycle(feature, context: context, thread: thread, at: location) : 0
-      return try withUnsafePointer(to: context) { contextAddress in
-        var frame = LoadFrame(
-          feature: feature, branch: ObjectIdentifier(self), context: UnsafeRawPointer(contextAddress),
+      // The context and the frame stay on this call's stack, where the path reads them in place.
+      return try InPlace.with(context) { framedContext in
+        let frame = LoadFrame(
+          feature: feature, branch: ObjectIdentifier(self), context: framedContext.erased,
           location: location, parent: parent, identity: BranchAnchor.identity(anchor), depth: depth)
-        return try withUnsafeMutablePointer(to: &frame) { frame in
+        return try InPlace.with(frame) { frame in
           thread.top = frame
           if depth >= LoadingThread.shallowDepth {
             thread.indexDeepFrame(frame, of: feature, context: context, hashedAs: contextHash)
@@ -209,7 +210,7 @@ extension Branch {
   /// them has the same context.
   @usableFromInline
   func checkRepeated<F: Feature>(
-    _ feature: F.Type, context: F.Context, from first: UnsafeMutablePointer<LoadFrame>, thread: LoadingThread,
+    _ feature: F.Type, context: F.Context, from first: InPlace<LoadFrame>, thread: LoadingThread,
     at location: SourceLocation
   ) throws {
     let matcher = ContextMatcher(context)
@@ -313,7 +314,7 @@ extension Branch {
     // Instances that expire are held under the lock, where a request can tell their age.
     if entry.expires { return try loadHeld(feature, context: context, entry: entry, at: location) }
     // In this branch's own storage unless it was given out after the branch was made.
-    let unit = storage.unit(entry) ?? unit(word: entry.unitWord, giveOut: true).unsafelyUnwrapped
+    let unit = storage.unit(entry) ?? unit(word: entry.unitWord, giveOut: true)!
     let unitState = unit.state
     // Loaded already (a unit in an overflow block is read here): a plain load, not a claim that
     // would take the unit's cache line from the other readers.
@@ -495,13 +496,13 @@ extension Branch {
     case .refused:
       throw closed(.resolving(feature), at: location)
     case .cached:
-      return instance.unsafelyUnwrapped
+      return instance!
     case .join(let load):
       let box = try wait(
-        for: unsafeDowncast(load, to: InFlight.self), feature, entry: entry, thread: thread, at: location)
-      return unsafeDowncast(box, to: Box<F>.self).value
+        for: load as! InFlight, feature, entry: entry, thread: thread, at: location)
+      return (box as! Box<F>).value
     case .own(let load):
-      let owned = unsafeDowncast(load, to: InFlight.self)
+      let owned = load as! InFlight
       do {
         let (instance, dependencies) = try loadCaching(feature, context: context, entry: entry, at: location)
         state.withLock { state in

@@ -231,8 +231,7 @@ package final class Branch: @unchecked Sendable {
     // The features own the new anchor; from here on it is reached unretained through them.
     let features = BranchAnchor.features(storageByteCount: contextOffset + contextSize)
     let anchor = Features.loaderAnchor(at: features.address)
-    storage = BranchStorage.initialize(
-      at: anchor.borrow { $0.storage }, layout: layout, unitCount: unitCount)
+    storage = anchor.borrow { $0.initializeStorage(layout: layout, unitCount: unitCount) }
     storedUnitCount = Int32(unitCount)
     loaderFeatures = consume features
     self.contextOffset = Int32(contextOffset)
@@ -309,7 +308,7 @@ package final class Branch: @unchecked Sendable {
   /// The path of this branch of `Scope`: only a branch made with a typed context has none yet.
   private func makePath<Scope: FeaturesScope>(_ scope: Scope.Type) -> ScopePath {
     let context = storage.context(Scope.Context.self, at: contextOffset)
-    return ScopePath(scope, context: context, parent: parent.unsafelyUnwrapped.path)
+    return ScopePath(scope, context: context, parent: parent!.path)
   }
 
   /// The context of the nearest branch of `scope` (this one or an ancestor), read in place without
@@ -347,7 +346,7 @@ package final class Branch: @unchecked Sendable {
     var branch = UncountedReference(self)
     var depth = depth
     while depth > 0 {
-      branch = branch.borrow { $0.parentReference.unsafelyUnwrapped }
+      branch = branch.borrow { $0.parentReference! }
       depth &-= 1
     }
     return branch
@@ -367,10 +366,10 @@ package final class Branch: @unchecked Sendable {
   @inlinable @inline(__always)
   func storage(up depth: Int) -> BranchStorage {
     guard depth > 0 else { return storage }
-    var branch = parentReference.unsafelyUnwrapped
+    var branch = parentReference!
     var depth = depth &- 1
     while depth > 0 {
-      branch = branch.borrow { $0.parentReference.unsafelyUnwrapped }
+      branch = branch.borrow { $0.parentReference! }
       depth &-= 1
     }
     return branch.borrow { $0.storage }
@@ -381,12 +380,12 @@ package final class Branch: @unchecked Sendable {
   /// - Parameter giveOut: Whether to give the unit out and make room for it here when needed, as a
   ///   load does; otherwise `nil` when the branch has none, since nothing was loaded in it.
   @usableFromInline
-  func unit(word: UnsafeMutablePointer<Atomic<UInt>>, giveOut: Bool) -> BranchStorage.Unit? {
-    var stored = word[0].load(ordering: .acquiring)
+  func unit(word: SharedWord, giveOut: Bool) -> BranchStorage.Unit? {
+    var stored = word.load(ordering: .acquiring)
     if stored == 0 {
       guard giveOut else { return nil }
       let layout = definition.layout
-      stored = layout.giveOut(layout.words.distance(to: word))
+      stored = layout.giveOut(layout.words.index(of: word))
     }
     let offset = Int(stored - 1)
     if let unit = storage.unitIfStored(at: offset) { return unit }
@@ -408,7 +407,7 @@ package final class Branch: @unchecked Sendable {
     while let current = block {
       for index in current.firstUnit..<(current.firstUnit + current.unitCount) {
         let shape = layout.unit(at: index)
-        body(index, shape, current.unit(at: shape.offset).unsafelyUnwrapped)
+        body(index, shape, current.unit(at: shape.offset)!)
       }
       block = current.next
     }
@@ -416,7 +415,7 @@ package final class Branch: @unchecked Sendable {
 
   /// The instance of `entry`'s feature loaded in this branch, wherever its unit is.
   func cached<F: Feature>(_ feature: F.Type, entry: FeatureTable.Entry) -> F? {
-    unit(word: entry.unitWord.unsafelyUnwrapped, giveOut: false)?.instance(feature, at: entry.instanceOffset)
+    unit(word: entry.unitWord!, giveOut: false)?.instance(feature, at: entry.instanceOffset)
   }
 
   /// The instance for `context` of the multiton whose word is `unit`, if loaded: no lock, no cast.
@@ -429,14 +428,14 @@ package final class Branch: @unchecked Sendable {
   }
 
   /// The multiton of `word`'s unit in this branch, made on first use.
-  func multiton<F: Feature>(_ feature: F.Type, word: UnsafeMutablePointer<Atomic<UInt>>) -> Multiton<F> {
-    unit(word: word, giveOut: true).unsafelyUnwrapped.state.multiton(feature)
+  func multiton<F: Feature>(_ feature: F.Type, word: SharedWord) -> Multiton<F> {
+    unit(word: word, giveOut: true)!.state.multiton(feature)
   }
 
   /// Stores an instance loaded outside the unit protocol: by an async load, which claimed the
   /// feature under `state`, so nothing else writes this unit.
   func publish<F: Sendable>(_ box: Box<F>, entry: FeatureTable.Entry) {
-    let unit = unit(word: entry.unitWord.unsafelyUnwrapped, giveOut: true).unsafelyUnwrapped
+    let unit = unit(word: entry.unitWord!, giveOut: true)!
     unit.store(box.value, at: entry.instanceOffset)
     unit.state.publishLoaded()
   }

@@ -41,7 +41,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   @usableFromInline typealias Word = UInt64
 
   /// The words of the tail before the storage.
-  private static var headerWords: Int { 3 }
+  static var headerWords: Int { 3 }
 
   /// The loader features of a new anchor, with room for `storageByteCount` bytes of storage and no
   /// holder yet: the features own it.
@@ -49,21 +49,12 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
     let words = headerWords + (storageByteCount + MemoryLayout<Word>.stride - 1) / MemoryLayout<Word>.stride
     // `create` makes an instance of the class it is called on.
     let anchor = create(minimumCapacity: words) { _ in Header() } as! BranchAnchor
-    anchor.holders.initialize(to: Atomic(0))
-    anchor.childrenWord.initialize(to: Atomic(0))
-    anchor.overflow.initialize(to: Atomic(0))
+    for index in 0..<headerWords { anchor.initializeTailWord(index) }
     return Features(anchor: anchor)
   }
 
   /// How many holders the branch has; 0 before the first and after the last. The tail's first word.
-  private var holders: UnsafeMutablePointer<Atomic<Int>> {
-    withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0).assumingMemoryBound(to: Atomic<Int>.self) }
-  }
-
-  /// The branch's storage: the rest of the tail.
-  var storage: UnsafeMutableRawPointer {
-    withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + Self.headerWords) }
-  }
+  private var holders: SharedWord { tailWord(0) }
 
   /// The branch's newest child (``newestChild``), its low bit set while the lock of the branch's
   /// children is taken (see ``withChildren(_:)``). The tail's second word.
@@ -71,9 +62,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// In the anchor rather than the branch: a child that does not hold its parent keeps the
   /// parent's anchor (its ``Branch/tether``), so it can leave the list even after the parent went.
   /// One word for both: a branch is aligned to 16 bytes, so its address leaves the low bit free.
-  private var childrenWord: UnsafeMutablePointer<Atomic<UInt>> {
-    withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + 1).assumingMemoryBound(to: Atomic<UInt>.self) }
-  }
+  private var childrenWord: SharedWord { tailWord(1) }
 
   /// The bit of ``childrenWord`` that is set while someone walks or changes the list of children.
   private static var childrenLockBit: UInt { 1 }
@@ -84,30 +73,28 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// blocks in its deinit. Here rather than in the branch, whose object a word more puts in a
   /// larger malloc size class; the tail had the room, since the children's lock is a bit of
   /// ``childrenWord``, and the storage keeps its alignment.
-  var overflow: UnsafeMutablePointer<Atomic<UInt>> {
-    withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0 + 2).assumingMemoryBound(to: Atomic<UInt>.self) }
-  }
+  var overflow: SharedWord { tailWord(2) }
 
   /// The newest child branch still alive, each linking to the next older one: read and written
   /// only under ``withChildren(_:)``, which holds the lock bit set meanwhile.
   var newestChild: UncountedReference<Branch>? {
     get {
-      UncountedReference.ifAny(at: childrenWord.pointee.load(ordering: .relaxed) & ~Self.childrenLockBit)
+      UncountedReference.ifAny(at: childrenWord.load(ordering: .relaxed) & ~Self.childrenLockBit)
     }
     set {
       let word = newValue?.address ?? 0
       assert(word & Self.childrenLockBit == 0, "a branch's address uses the lock bit")
-      childrenWord.pointee.store(word | Self.childrenLockBit, ordering: .relaxed)
+      childrenWord.store(word | Self.childrenLockBit, ordering: .relaxed)
     }
   }
 
   /// Whether the branch has a child, read without the lock: for a branch that is going, whose
   /// list only a leaving child may still change (emptying it, never filling it).
-  var hasChildren: Bool { childrenWord.pointee.load(ordering: .relaxed) & ~Self.childrenLockBit != 0 }
+  var hasChildren: Bool { childrenWord.load(ordering: .relaxed) & ~Self.childrenLockBit != 0 }
 
   /// Whether someone holds the lock of the branch's children: for the invariant checker, which
   /// expects it free once the tree is quiescent.
-  var isChildrenLocked: Bool { childrenWord.pointee.load(ordering: .acquiring) & Self.childrenLockBit != 0 }
+  var isChildrenLocked: Bool { childrenWord.load(ordering: .acquiring) & Self.childrenLockBit != 0 }
 
   /// Runs `body` with the list of the branch's children to itself.
   ///
@@ -119,13 +106,13 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// checked against them.
   func withChildren<R>(_ body: () throws -> R) rethrows -> R {
     let word = childrenWord
-    while word.pointee.bitwiseOr(Self.childrenLockBit, ordering: .acquiring).oldValue & Self.childrenLockBit != 0 {
+    while word.setBitsAcquiring(Self.childrenLockBit) & Self.childrenLockBit != 0 {
       sched_yield()
     }
     defer {
       // Only the holder of the lock changes the word, so the newest child read here is current.
-      let newest = word.pointee.load(ordering: .relaxed) & ~Self.childrenLockBit
-      word.pointee.store(newest, ordering: .releasing)
+      let newest = word.load(ordering: .relaxed) & ~Self.childrenLockBit
+      word.store(newest, ordering: .releasing)
     }
     return try body()
   }
@@ -141,7 +128,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 
   /// Adds a holder to a branch the caller keeps alive (a new one, or one it has a reference to).
   func hold() {
-    if holders.pointee.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+    if holders.incrementCount() == 0 {
       _ = reference!.retain()
     }
   }
@@ -149,12 +136,12 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// Makes the first holder of a new branch, which no other thread can see yet, taking over the
   /// reference the caller has given up (``UncountedReference/retaining(_:)``).
   func adopt() {
-    holders.pointee.store(1, ordering: .relaxed)
+    holders.store(1, ordering: .relaxed)
   }
 
   /// Removes a holder; the last one releases the branch.
   func release() {
-    if holders.pointee.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
+    if holders.decrementCount() == 1 {
       reference!.release()
     }
   }
@@ -191,9 +178,9 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 
   /// Adds a holder if the branch still has one, never reviving a released branch.
   func holdIfAlive() -> Branch? {
-    var current = holders.pointee.load(ordering: .acquiring)
-    while current > 0 {
-      let (held, found) = holders.pointee.compareExchange(
+    var current = holders.load(ordering: .acquiring)
+    while current != 0 {
+      let (held, found) = holders.compareExchange(
         expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
       if held { return reference!.object }
       current = found

@@ -115,7 +115,7 @@ extension Branch {
     _ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, at location: SourceLocation
   ) async throws -> F {
     let isMultiton = entry.kind == .serves(.cacheablePerContext)
-    let multiton = isMultiton ? multiton(feature, word: entry.unitWord.unsafelyUnwrapped) : nil
+    let multiton = isMultiton ? multiton(feature, word: entry.unitWord!) : nil
     if let multiton {
       if let instance = multiton.cached(context) { return instance }
       try requireContextEqualToItself(context, of: multiton, entry: entry, at: location)
@@ -169,11 +169,11 @@ extension Branch {
     claimed()
     switch claim {
     case .cached:
-      return instance.unsafelyUnwrapped
+      return instance!
     case .refused:
       throw closed(.resolving(feature), at: location)
     case .own(let started):
-      let load = unsafeDowncast(started, to: AsyncLoad<F>.self)
+      let load = started as! AsyncLoad<F>
       let frame = AsyncFrame(step: step, parent: path, load: load)
       // Its own task, so that no requester's cancellation cancels a load that others wait for. The
       // task holds the branch, so that its loader's features still find it if every requester has
@@ -200,7 +200,7 @@ extension Branch {
       return try await value(of: load, for: path?.load, feature, entry: entry, at: location)
     case .join(let load):
       return try await value(
-        of: unsafeDowncast(load, to: AsyncLoad<F>.self), for: path?.load, feature, entry: entry, at: location)
+        of: load as! AsyncLoad<F>, for: path?.load, feature, entry: entry, at: location)
     }
   }
 

@@ -22,7 +22,7 @@ enum ContextComparison {
 /// Compares one request's context with the contexts of loads on the path, casting it once: the
 /// first frame of the same feature pays for the dynamic cast, every further one is a typed `==`.
 struct ContextMatcher<Context> {
-  private let compare: (UnsafeRawPointer) -> ContextComparison
+  private let compare: (ErasedInPlace) -> ContextComparison
   /// The context's hash, or 0 for one that cannot be hashed (which then compares as
   /// ``ContextComparison/incomparable`` or with `==`, value by value).
   let hash: () -> Int
@@ -35,20 +35,20 @@ struct ContextMatcher<Context> {
       (compare, hash) = typed
     } else {
       // Not `Hashable`, or a context type that is itself an existential: value by value.
-      compare = { ContextComparison($0.assumingMemoryBound(to: Context.self).pointee, context) }
+      compare = { ContextComparison($0.load(as: Context.self), context) }
       hash = { 0 }
     }
   }
 
   /// How the context at `other` (a `Context`) compares.
-  func callAsFunction(_ other: UnsafeRawPointer) -> ContextComparison { compare(other) }
+  func callAsFunction(_ other: ErasedInPlace) -> ContextComparison { compare(other) }
 
   /// `==` against `value`, and its hash, for contexts stored as `H`: only when `H` is `Context`.
   private static func typed<H: Hashable>(
     _ value: H
-  ) -> ((UnsafeRawPointer) -> ContextComparison, () -> Int)? {
+  ) -> ((ErasedInPlace) -> ContextComparison, () -> Int)? {
     guard H.self == Context.self else { return nil }
-    return ({ $0.assumingMemoryBound(to: H.self).pointee == value ? .same : .different }, { value.hashValue })
+    return ({ $0.load(as: H.self) == value ? .same : .different }, { value.hashValue })
   }
 }
 

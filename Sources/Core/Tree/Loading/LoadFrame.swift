@@ -9,9 +9,9 @@ struct LoadFrame {
   @usableFromInline let feature: any Feature.Type
   @usableFromInline let branch: ObjectIdentifier
   /// The loading call's `F.Context`, valid while the frame is on the path.
-  @usableFromInline let context: UnsafeRawPointer
+  @usableFromInline let context: ErasedInPlace
   @usableFromInline let location: SourceLocation
-  @usableFromInline let parent: UnsafeMutablePointer<LoadFrame>?
+  @usableFromInline let parent: InPlace<LoadFrame>?
   /// The identity (``BranchAnchor/identity(_:)``) of the loading branch.
   @usableFromInline let identity: UInt64
   /// How many frames are below this one on the thread's path.
@@ -19,8 +19,8 @@ struct LoadFrame {
 
   @inlinable @inline(__always)
   init(
-    feature: any Feature.Type, branch: ObjectIdentifier, context: UnsafeRawPointer, location: SourceLocation,
-    parent: UnsafeMutablePointer<LoadFrame>?, identity: UInt64, depth: Int
+    feature: any Feature.Type, branch: ObjectIdentifier, context: ErasedInPlace, location: SourceLocation,
+    parent: InPlace<LoadFrame>?, identity: UInt64, depth: Int
   ) {
     self.feature = feature
     self.branch = branch
@@ -36,8 +36,8 @@ struct LoadFrame {
     LoadStep(feature: feature, branch: branch, context: Self.context(of: feature, at: context), location: location)
   }
 
-  private static func context<F: Feature>(of feature: F.Type, at context: UnsafeRawPointer) -> any Sendable {
-    context.assumingMemoryBound(to: F.Context.self).pointee
+  private static func context<F: Feature>(of feature: F.Type, at context: ErasedInPlace) -> any Sendable {
+    context.load(as: F.Context.self)
   }
 }
 

@@ -18,14 +18,14 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   // finish before that other thread's, under the wait graph's lock (see `InFlight.wait`), so the
   // frames cannot change meanwhile.
   // Unchecked exclusivity: the runtime check would cost two calls on every load.
-  @exclusivity(unchecked) @usableFromInline var top: UnsafeMutablePointer<LoadFrame>?
+  @exclusivity(unchecked) @usableFromInline var top: InPlace<LoadFrame>?
   // The index below is touched only by the owning thread, and only while the path is at least
   // `shallowDepth` frames long.
   /// The innermost frame on the path of each key; see `frameBelow` for the others.
-  private var indexedFrames: [DeepKey: UnsafeMutablePointer<LoadFrame>] = [:]
+  private var indexedFrames: [DeepKey: InPlace<LoadFrame>] = [:]
   /// Per frame on the path, by depth: its key, and the next frame further up the path with the same
   /// key. Popping a frame needs no hash, and no key owns an allocation.
-  private var frameBelow: [(key: DeepKey, next: UnsafeMutablePointer<LoadFrame>?)] = []
+  private var frameBelow: [(key: DeepKey, next: InPlace<LoadFrame>?)] = []
 
   /// The instances the cacheable loads on this path received from their requests, the innermost
   /// load's last (see ``beginCachingLoad()``).
@@ -84,11 +84,11 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   /// indexes every frame below it first (and hashes its own context here).
   @usableFromInline
   func indexDeepFrame<Context>(
-    _ frame: UnsafeMutablePointer<LoadFrame>, of feature: any Feature.Type, context: Context, hashedAs hash: Int
+    _ frame: InPlace<LoadFrame>, of feature: any Feature.Type, context: Context, hashedAs hash: Int
   ) {
     var contextHash = hash
     if frame.pointee.depth == Self.shallowDepth {
-      var below: [UnsafeMutablePointer<LoadFrame>] = []
+      var below: [InPlace<LoadFrame>] = []
       var next = frame.pointee.parent
       while let current = next {
         below.append(current)
@@ -100,7 +100,7 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
     index(frame, contextHash: contextHash)
   }
 
-  private func index(_ frame: UnsafeMutablePointer<LoadFrame>, contextHash: Int) {
+  private func index(_ frame: InPlace<LoadFrame>, contextHash: Int) {
     let key = DeepKey(
       feature: ObjectIdentifier(frame.pointee.feature), branch: frame.pointee.branch, contextHash: contextHash)
     frameBelow.append((key, indexedFrames.updateValue(frame, forKey: key)))
@@ -109,7 +109,7 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   /// The hash of the context `frame` loads with (see ``ContextMatcher``).
   private static func contextHash(of frame: LoadFrame) -> Int {
     func hash<F: Feature>(_: F.Type) -> Int {
-      ContextMatcher(frame.context.assumingMemoryBound(to: F.Context.self).pointee).hash()
+      ContextMatcher(frame.context.load(as: F.Context.self)).hash()
     }
     return hash(frame.feature)
   }
@@ -117,7 +117,7 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   /// Removes `frame`, about to be popped, from the index; the frame that made the path long takes
   /// the index with it.
   @usableFromInline
-  func unindexDeepFrame(_ frame: UnsafeMutablePointer<LoadFrame>) {
+  func unindexDeepFrame(_ frame: InPlace<LoadFrame>) {
     guard frame.pointee.depth > Self.shallowDepth else {
       indexedFrames.removeAll(keepingCapacity: true)
       frameBelow.removeAll(keepingCapacity: true)

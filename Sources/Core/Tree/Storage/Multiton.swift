@@ -33,16 +33,14 @@ final class Multiton<F: Feature>: @unchecked Sendable {
   @usableFromInline
   final class Table {
     @usableFromInline let mask: Int
-    @usableFromInline let buckets: UnsafeMutablePointer<Atomic<UInt>>
+    @usableFromInline let buckets: SharedWords
 
     init(capacity: Int) {
       mask = capacity - 1
-      buckets = .allocate(capacity: capacity)
-      for index in 0..<capacity { (buckets + index).initialize(to: Atomic(0)) }
+      buckets = SharedWords(count: capacity)
     }
 
     deinit {
-      buckets.deinitialize(count: mask + 1)
       buckets.deallocate()
     }
   }
@@ -137,7 +135,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
 /// Hashes and compares values of a type known to be `Hashable` only at run time: the context of a
 /// cacheable, whose `Feature` conformance does not say it.
 ///
-/// Made once per multiton (the one dynamic cast), then called with no cast.
+/// Made once per multiton (the dynamic casts), then called with no cast.
 @usableFromInline
 struct ContextHashing<Context>: Sendable {
   @usableFromInline let hash: @Sendable (Context) -> Int
@@ -152,12 +150,11 @@ struct ContextHashing<Context>: Sendable {
   private static func functions<C: CacheableFeature>(
     _: C.Type
   ) -> (@Sendable (Context) -> Int, @Sendable (Context, Context) -> Bool) {
-    // `C` is `F`, so `C.Context` is `Context`: only the compiler does not know it.
-    precondition(C.Context.self == Context.self)
-    return (
-      { unsafeBitCast($0, to: C.Context.self).hashValue },
-      { unsafeBitCast($0, to: C.Context.self) == unsafeBitCast($1, to: C.Context.self) }
-    )
+    let hash: @Sendable (C.Context) -> Int = { $0.hashValue }
+    let equal: @Sendable (C.Context, C.Context) -> Bool = { $0 == $1 }
+    // `C` is `F`, so `C.Context` is `Context` and the functions' types are the same: only the
+    // compiler does not know it.
+    return (hash as! @Sendable (Context) -> Int, equal as! @Sendable (Context, Context) -> Bool)
   }
 }
 

@@ -16,9 +16,7 @@ final class OverflowBlock {
   let end: Int
   /// The older blocks.
   let next: OverflowBlock?
-  private let memory: UnsafeMutableRawPointer
-  /// The units here, at their offsets: as if `memory` were the storage of a later branch, from
-  /// offset `start` rounded down to 16, so that every unit is as aligned as in branch storage.
+  /// The units here, at their offsets, as in the storage of a later branch.
   private let storage: BranchStorage
 
   /// A block for every unit of `layout` given out from `firstUnit` on, with their state and
@@ -29,15 +27,13 @@ final class OverflowBlock {
     unitCount = count - firstUnit
     start = layout.unit(at: firstUnit).offset
     end = layout.byteCount(ofFirst: count)
-    let base = start & ~15
     self.next = next
-    memory = .allocate(byteCount: end - base, alignment: 16)
-    storage = BranchStorage(base: memory - base)
+    storage = BranchStorage.allocateUnits(from: start, to: end)
     storage.initializeUnits(of: layout, from: firstUnit, count: unitCount)
   }
 
   deinit {
-    memory.deallocate()
+    storage.deallocateUnits(from: start)
   }
 
   /// The unit at `offset`, if it is in this block.

@@ -7,10 +7,10 @@ import Synchronization
 /// needs a block, then the newest block, retained, which keeps the next. The branch owns it, and
 /// frees it as it goes.
 struct OverflowChain {
-  let word: UnsafeMutablePointer<Atomic<UInt>>
+  let word: SharedWord
 
   /// The newest block, if one was made.
-  var newest: OverflowBlock? { Self.block(word.pointee.load(ordering: .acquiring))?.object }
+  var newest: OverflowBlock? { Self.block(word.load(ordering: .acquiring))?.object }
 
   private static func block(_ stored: UInt) -> UncountedReference<OverflowBlock>? {
     stored == 0 ? nil : UncountedReference(address: stored)
@@ -23,7 +23,7 @@ struct OverflowChain {
   ///   otherwise `nil` when none has it, since nothing was loaded in it.
   func unit(at offset: Int, giveOut: Bool, layout: UnitLayout, firstUnit: Int) -> BranchStorage.Unit? {
     while true {
-      let stored = word.pointee.load(ordering: .acquiring)
+      let stored = word.load(ordering: .acquiring)
       let head = Self.block(stored)
       var block = head?.object
       while let current = block {
@@ -34,7 +34,7 @@ struct OverflowChain {
       // Given out after the newest block: a block for every unit given out since.
       let first = head?.borrow { $0.firstUnit + $0.unitCount } ?? firstUnit
       let made = UncountedReference.retaining(OverflowBlock(layout, from: first, next: head?.object))
-      let (published, _) = word.pointee.compareExchange(
+      let (published, _) = word.compareExchange(
         expected: stored, desired: made.address, ordering: .acquiringAndReleasing)
       if published {
         head?.release()  // the new block keeps it
@@ -47,7 +47,7 @@ struct OverflowChain {
   /// Frees what every block's units hold, and the blocks: as the branch goes, when no load can be
   /// in progress.
   func destroy(_ layout: UnitLayout) {
-    guard let blocks = Self.block(word.pointee.load(ordering: .acquiring)) else { return }
+    guard let blocks = Self.block(word.load(ordering: .acquiring)) else { return }
     var block: OverflowBlock? = blocks.object
     while let current = block {
       current.destroyUnits(layout)

@@ -22,16 +22,11 @@ import Synchronization
 /// (``multiton(_:)``).
 @usableFromInline
 struct UnitState {
-  @usableFromInline let word: UnsafeMutablePointer<Atomic<UInt>>
+  @usableFromInline let word: SharedWord
 
   @inlinable @inline(__always)
-  init(_ unit: UnsafeMutableRawPointer) {
-    word = unit.assumingMemoryBound(to: Atomic<UInt>.self)
-  }
-
-  /// Makes the word of a new unit at `unit`: nothing loaded.
-  static func initialize(_ unit: UnsafeMutableRawPointer) {
-    unit.initializeMemory(as: Atomic<UInt>.self, to: Atomic(0))
+  init(_ word: SharedWord) {
+    self.word = word
   }
 
   /// A load in progress: bit 0; with requests waiting for it: bit 1 as well.
@@ -45,7 +40,7 @@ struct UnitState {
 
   /// Whether the unit's instance is stored; an acquiring load, so that the instance may be read.
   @inlinable @inline(__always)
-  var isLoaded: Bool { word[0].load(ordering: .acquiring) == Self.loaded }
+  var isLoaded: Bool { word.load(ordering: .acquiring) == Self.loaded }
 
   /// What a claim found.
   @usableFromInline
@@ -67,7 +62,7 @@ struct UnitState {
     let claim = thread.address | Self.loadingTag
     // Sequentially consistent, as a close's scan of the units is: either the close sees this claim,
     // or the load sees the closed branch (see `Branch.loadSlotted`). The same instruction on x86.
-    let (claimed, stored) = word[0].compareExchange(
+    let (claimed, stored) = word.compareExchange(
       expected: 0, desired: claim, ordering: .sequentiallyConsistent)
     if claimed { return .claimed }
     if stored == Self.relocated { return .relocated }
@@ -76,7 +71,7 @@ struct UnitState {
   }
 
   /// Whether a synchronous load holds the unit: what a close waits for.
-  var isClaimed: Bool { word[0].load(ordering: .sequentiallyConsistent) & Self.loadingTag != 0 }
+  var isClaimed: Bool { word.load(ordering: .sequentiallyConsistent) & Self.loadingTag != 0 }
 
   /// What a request that means to wait found.
   enum Waited {
@@ -93,10 +88,10 @@ struct UnitState {
   /// lock to settle a waited load, so it cannot settle (nor its thread end) before.
   func markWaited() -> Waited {
     while true {
-      let stored = word[0].load(ordering: .acquiring)
+      let stored = word.load(ordering: .acquiring)
       if stored & Self.loadingTag == 0 { return .ended }
       if stored & Self.waitedTag != 0 { return .alreadyWaited }
-      let (marked, _) = word[0].compareExchange(
+      let (marked, _) = word.compareExchange(
         expected: stored, desired: stored | Self.waitedTag, ordering: .acquiringAndReleasing)
       if marked {
         checkInDebugBuilds()
@@ -110,17 +105,17 @@ struct UnitState {
   ///
   /// - Returns: Whether requests wait for the load (their ``InFlight`` is in the branch's `state`).
   func settle(loaded: Bool) -> Bool {
-    let previous = word[0].exchange(loaded ? Self.loaded : 0, ordering: .acquiringAndReleasing)
+    let previous = word.exchange(loaded ? Self.loaded : 0, ordering: .acquiringAndReleasing)
     assert(previous & Self.loadingTag != 0, "a load settled a unit it had not claimed")
     return previous & Self.waitedTag != 0
   }
 
   /// Whether the unit's instance was renewed, so that the branch holds the feature's instances.
-  var isRelocated: Bool { word[0].load(ordering: .acquiring) == Self.relocated }
+  var isRelocated: Bool { word.load(ordering: .acquiring) == Self.relocated }
 
   /// Whether the unit holds an instance in place, current or renewed: what the branch destroys.
   var holdsInstance: Bool {
-    let stored = word[0].load(ordering: .acquiring)
+    let stored = word.load(ordering: .acquiring)
     return stored == Self.loaded || stored == Self.relocated
   }
 
@@ -130,15 +125,15 @@ struct UnitState {
   /// - Returns: Whether the unit was loaded.
   func relocate() -> Bool {
     defer { checkInDebugBuilds() }
-    return word[0].compareExchange(expected: Self.loaded, desired: Self.relocated, ordering: .sequentiallyConsistent)
+    return word.compareExchange(expected: Self.loaded, desired: Self.relocated, ordering: .sequentiallyConsistent)
       .exchanged
   }
 
   /// Marks the instance stored by a load claimed some other way (an async load, claimed under the
   /// branch's lock): nothing else writes this unit.
   func publishLoaded() {
-    assert(word[0].load(ordering: .relaxed) == 0, "an async load published a unit that was not empty")
-    word[0].store(Self.loaded, ordering: .releasing)
+    assert(word.load(ordering: .relaxed) == 0, "an async load published a unit that was not empty")
+    word.store(Self.loaded, ordering: .releasing)
   }
 
   /// The thread whose claim `stored` is.
@@ -150,7 +145,7 @@ struct UnitState {
   /// The multiton this unit holds, if one was made.
   @inlinable @inline(__always)
   func existingMultiton<F: Feature>(_ feature: F.Type) -> UncountedReference<Multiton<F>>? {
-    let stored = word[0].load(ordering: .acquiring)
+    let stored = word.load(ordering: .acquiring)
     guard stored != 0 else { return nil }
     return UncountedReference(address: stored)
   }
@@ -159,7 +154,7 @@ struct UnitState {
   func multiton<F: Feature>(_ feature: F.Type) -> Multiton<F> {
     if let existing = existingMultiton(feature) { return existing.object }
     let made = UncountedReference.retaining(Multiton<F>())
-    let (published, existing) = word[0].compareExchange(
+    let (published, existing) = word.compareExchange(
       expected: 0, desired: made.address, ordering: .acquiringAndReleasing)
     if published { return made.object }
     made.release()  // another request made one first
@@ -168,7 +163,7 @@ struct UnitState {
 
   /// Releases the multiton this unit holds, if any: when its branch goes.
   func releaseMultiton() {
-    let stored = word[0].load(ordering: .acquiring)
+    let stored = word.load(ordering: .acquiring)
     if stored != 0 { UncountedReference<AnyObject>(address: stored).release() }
   }
 }
@@ -184,7 +179,7 @@ extension UnitState {
   ///
   /// - Parameter quiescent: Whether no load can be in progress, so the word is empty or loaded.
   func violation(quiescent: Bool) -> String? {
-    let stored = word[0].load(ordering: .acquiring)
+    let stored = word.load(ordering: .acquiring)
     if stored == 0 || stored == Self.loaded || stored == Self.relocated { return nil }
     if stored & Self.loadingTag == 0 { return "holds \(stored), neither empty, loaded nor a claim" }
     if quiescent { return "is claimed by a load in progress" + (stored & Self.waitedTag != 0 ? ", waited for" : "") }
@@ -193,7 +188,7 @@ extension UnitState {
 
   /// The multiton this unit holds, if one was made, whatever its feature.
   var anyMultiton: AnyObject? {
-    let stored = word[0].load(ordering: .acquiring)
+    let stored = word.load(ordering: .acquiring)
     return stored == 0
       ? nil : UncountedReference<AnyObject>(address: stored).object
   }

@@ -3,6 +3,9 @@ import Synchronization
 /// The raw memory of one branch, and every computation of an address in it: the one place that
 /// knows where a branch keeps its cached instances and its context.
 ///
+/// With ``UncountedReference`` and ``InPlace``, one of the three places that hold Arbor's unsafe
+/// code.
+///
 /// A branch's storage is the tail of its anchor (``BranchAnchor/storage``):
 ///
 /// | bytes | hold |
@@ -29,7 +32,9 @@ struct BranchStorage {
 
   /// Makes the storage of a new branch at `base`: its header, and the words of its first
   /// `unitCount` units of `layout`, each empty.
-  static func initialize(at base: UnsafeMutableRawPointer, layout: UnitLayout, unitCount: Int) -> BranchStorage {
+  fileprivate static func initialize(at base: UnsafeMutableRawPointer, layout: UnitLayout, unitCount: Int)
+    -> BranchStorage
+  {
     let storage = BranchStorage(base: base)
     // Swift aligns no type to more than 16 bytes, which the anchor's tail is aligned to.
     assert(Int(bitPattern: base) % layout.alignment == 0)
@@ -38,10 +43,24 @@ struct BranchStorage {
     return storage
   }
 
+  /// Storage for the units from offset `start` to offset `end` alone: an overflow block's. Its
+  /// memory starts at `start` rounded down to 16, so that every unit is as aligned as in a branch's
+  /// storage; it has no header. Its owner frees it with ``deallocateUnits(from:)``.
+  static func allocateUnits(from start: Int, to end: Int) -> BranchStorage {
+    let first = start & ~15
+    return BranchStorage(base: .allocate(byteCount: end - first, alignment: 16) - first)
+  }
+
+  /// Frees storage made by ``allocateUnits(from:to:)``, whose units start at `start`.
+  func deallocateUnits(from start: Int) {
+    (base + (start & ~15)).deallocate()
+  }
+
   /// Empties the words of `count` units of `layout` from `first`.
   func initializeUnits(of layout: UnitLayout, from first: Int, count: Int) {
     for index in first..<(first + count) {
-      UnitState.initialize(base + layout.unit(at: index).offset)
+      // A new unit's word: nothing loaded.
+      SharedWord.initialize(at: base + layout.unit(at: index).offset)
     }
   }
 
@@ -66,7 +85,7 @@ struct BranchStorage {
 
     /// The unit's word, where loads claim it and publish its instance.
     @inlinable
-    var state: UnitState { UnitState(start) }
+    var state: UnitState { UnitState(SharedWord(at: start)) }
 
     /// The instance stored at `instanceOffset`, once the word says it is (an acquiring load).
     @inlinable @inline(__always)
@@ -91,7 +110,7 @@ struct BranchStorage {
     /// Frees what the unit holds, shaped as `unit`: its instance, or its multiton.
     func destroy(as unit: UnitLayout.Unit) {
       if let instance = unit.instance {
-        if state.holdsInstance { instance.destroy(start + unit.instanceOffset) }
+        if state.holdsInstance { instance.destroy(ErasedInPlace(start + unit.instanceOffset)) }
       } else {
         state.releaseMultiton()
       }
@@ -128,7 +147,7 @@ struct BranchStorage {
     let fixed = entry.fixedOffset
     if fixed >= 0 { return unit(at: fixed) }
     // 0 (not given out) wraps around to the largest offset, which no storage holds.
-    let offset = entry.unitWord[0].load(ordering: .relaxed) &- 1
+    let offset = entry.unitWord.load(ordering: .relaxed) &- 1
     return offset < base.load(as: UInt.self) ? unit(at: Int(bitPattern: offset)) : nil
   }
 
@@ -162,5 +181,26 @@ struct BranchStorage {
   /// Whether the context at `offset` is aligned for `type`: for the invariant check.
   func isContextAligned<Context>(_ type: Context.Type, at offset: Int32) -> Bool {
     Int(bitPattern: base + Int(offset)) % MemoryLayout<Context>.alignment == 0
+  }
+}
+
+extension BranchAnchor {
+  /// Word `index` of the tail, before the storage (see ``BranchAnchor/headerWords``).
+  func tailWord(_ index: Int) -> SharedWord {
+    withUnsafeMutablePointerToElements { SharedWord(at: UnsafeMutableRawPointer($0 + index)) }
+  }
+
+  /// Makes word `index` of the tail of a new anchor, holding 0.
+  func initializeTailWord(_ index: Int) {
+    withUnsafeMutablePointerToElements { SharedWord.initialize(at: UnsafeMutableRawPointer($0 + index)) }
+  }
+
+  /// The storage of a new branch in the rest of the tail, made as
+  /// ``BranchStorage/initialize(at:layout:unitCount:)`` makes it.
+  func initializeStorage(layout: UnitLayout, unitCount: Int) -> BranchStorage {
+    withUnsafeMutablePointerToElements { words in
+      BranchStorage.initialize(
+        at: UnsafeMutableRawPointer(words + Self.headerWords), layout: layout, unitCount: unitCount)
+    }
   }
 }
