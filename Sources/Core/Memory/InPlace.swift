@@ -146,10 +146,10 @@ struct SharedWord {
   }
 }
 
-/// A fixed number of atomic words, each 0 at first: a multiton table's buckets, a layout's unit
-/// words. Its owner frees it with ``deallocate()`` once no reader remains.
+/// A fixed number of atomic words, each 0 at first, freed with it: a multiton table's buckets, a
+/// layout's unit words.
 @usableFromInline
-struct SharedWords {
+struct SharedWords: ~Copyable {
   @usableFromInline let base: UnsafeMutablePointer<Atomic<UInt>>
   let count: Int
 
@@ -161,28 +161,28 @@ struct SharedWords {
     self.count = count
   }
 
-  /// The word at `index`, which the caller knows is below ``count``.
+  deinit {
+    base.deinitialize(count: count)
+    base.deallocate()
+  }
+
+  /// The word at `index`, which the caller knows is below ``count``: valid while these words live.
   @inlinable @inline(__always)
   subscript(index: Int) -> SharedWord { SharedWord(base + index) }
 
   /// The index of `word`, one of these.
   func index(of word: SharedWord) -> Int { base.distance(to: word.pointer) }
-
-  func deallocate() {
-    base.deinitialize(count: count)
-    base.deallocate()
-  }
 }
 
-/// A fixed number of slots, each set once before readers that take no lock may read it, and read
-/// in place: the buckets of a ``FeatureTable``, the units a ``UnitLayout`` gave out. Its owner
-/// frees it with ``deallocate(initialized:)``.
-@usableFromInline
-struct FixedSlots<Element> {
-  @usableFromInline let base: UnsafeMutablePointer<Element>
+/// A fixed number of slots of elements that need no destruction, each set once before readers
+/// that take no lock may read it, freed with it: the buckets of a ``FeatureTable``, the units a
+/// ``UnitLayout`` gave out.
+struct FixedSlots<Element>: ~Copyable {
+  private let base: UnsafeMutablePointer<Element>
 
   /// `count` slots, none set.
   init(count: Int) {
+    assert(_isPOD(Element.self), "fixed slots would not destroy their elements")
     base = .allocate(capacity: max(1, count))
   }
 
@@ -192,15 +192,14 @@ struct FixedSlots<Element> {
     base.initialize(repeating: value, count: count)
   }
 
+  deinit {
+    base.deallocate()
+  }
+
   /// The element in the set slot `index`.
-  @inlinable @inline(__always)
   subscript(index: Int) -> Element { base[index] }
 
-  /// The set slot `index`, read in place.
-  @inlinable @inline(__always)
-  func inPlace(_ index: Int) -> InPlace<Element> { InPlace(base + index) }
-
-  /// Sets slot `index`, which was not set, or whose element needs no destruction.
+  /// Sets slot `index`.
   func initialize(_ index: Int, to element: Element) {
     (base + index).initialize(to: element)
   }
@@ -210,10 +209,21 @@ struct FixedSlots<Element> {
     body(&base[index])
   }
 
-  /// Frees the slots, destroying the first `count` elements, the ones set (none, for elements
-  /// that need no destruction).
-  func deallocate(initialized count: Int = 0) {
-    base.deinitialize(count: count)
-    base.deallocate()
-  }
+  /// The slots as readers see them: valid while these slots live.
+  var view: SlotsView<Element> { SlotsView(base: base) }
+}
+
+/// The slots of a ``FixedSlots`` as readers see them, without keeping them: a handle the owner of
+/// the slots keeps beside them, so that a lookup reads a pointer rather than an object.
+@usableFromInline
+struct SlotsView<Element> {
+  @usableFromInline let base: UnsafeMutablePointer<Element>
+
+  /// The element in the set slot `index`.
+  @inlinable @inline(__always)
+  subscript(index: Int) -> Element { base[index] }
+
+  /// The set slot `index`, read in place.
+  @inlinable @inline(__always)
+  func inPlace(_ index: Int) -> InPlace<Element> { InPlace(base + index) }
 }

@@ -109,9 +109,9 @@ package struct FeatureTable: Sendable {
   @usableFromInline
   package struct Lookup: @unchecked Sendable {
     /// `1 << capacityBits` keys; an empty bucket's is 0.
-    @usableFromInline let keys: FixedSlots<UInt>
+    @usableFromInline let keys: SlotsView<UInt>
     /// The entry of each bucket whose key is not 0; the others are never read.
-    @usableFromInline let entries: FixedSlots<Entry>
+    @usableFromInline let entries: SlotsView<Entry>
     /// ``shift``, in one byte: a branch keeps its scope's lookup, and lays its own small fields out
     /// in the rest of the lookup's last word (see ``Branch``). Reading it costs what reading a
     /// word did: resolution used only its low byte.
@@ -121,7 +121,7 @@ package struct FeatureTable: Sendable {
     @inlinable @inline(__always)
     var shift: UInt { UInt(shiftByte) }
 
-    init(keys: FixedSlots<UInt>, entries: FixedSlots<Entry>, shift: UInt) {
+    init(keys: SlotsView<UInt>, entries: SlotsView<Entry>, shift: UInt) {
       self.keys = keys
       self.entries = entries
       shiftByte = UInt8(shift)
@@ -148,21 +148,20 @@ package struct FeatureTable: Sendable {
   }
 
   /// Owns the buckets of one table.
-  private final class Buckets: Sendable {
+  private final class Buckets: @unchecked Sendable {
+    // Sendable: the buckets are written while the table is built, before anyone else sees it.
+    private let keys: FixedSlots<UInt>
+    /// Entries are trivial: the empty buckets' stay unset.
+    private let entries: FixedSlots<Entry>
+    /// Both, as lookups read them.
     let lookup: Lookup
 
     /// `1 << capacityBits` empty buckets.
     init(capacityBits: UInt) {
       let count = 1 << capacityBits
-      // Entries are trivial: the empty buckets' stay unset, and none needs destroying.
-      lookup = Lookup(
-        keys: FixedSlots(count: count, repeating: 0), entries: FixedSlots(count: count),
-        shift: UInt(UInt.bitWidth) - capacityBits)
-    }
-
-    deinit {
-      lookup.keys.deallocate()
-      lookup.entries.deallocate()
+      keys = FixedSlots(count: count, repeating: 0)
+      entries = FixedSlots(count: count)
+      lookup = Lookup(keys: keys.view, entries: entries.view, shift: UInt(UInt.bitWidth) - capacityBits)
     }
 
     var capacity: Int { 1 << (UInt(UInt.bitWidth) - lookup.shift) }
@@ -177,12 +176,12 @@ package struct FeatureTable: Sendable {
 
     /// Puts `entry` into the empty bucket `index`, found by ``bucket(of:)``.
     func insert(_ entry: Entry, at index: Int) {
-      lookup.keys.initialize(index, to: entry.key)
-      lookup.entries.initialize(index, to: entry)
+      keys.initialize(index, to: entry.key)
+      entries.initialize(index, to: entry)
     }
 
     /// Changes the entry in the filled bucket `index`, before the table is published.
-    func updateEntry(at index: Int, _ body: (inout Entry) -> Void) { lookup.entries.update(index, body) }
+    func updateEntry(at index: Int, _ body: (inout Entry) -> Void) { entries.update(index, body) }
   }
 
   /// How many features the table resolves: its scope's and its ancestors' that the scope does not

@@ -95,12 +95,6 @@ package final class UnitLayout: @unchecked Sendable {
     givenCount.store(shapes.count, ordering: .releasing)
   }
 
-  deinit {
-    words.deallocate()
-    // A unit's record is trivial: nothing to destroy.
-    given.deallocate()
-  }
-
   /// How many units are given out; the first that many in `unit(at:)`.
   package var count: Int { givenCount.load(ordering: .acquiring) }
 

@@ -39,10 +39,6 @@ final class Multiton<F: Feature>: @unchecked Sendable {
       mask = capacity - 1
       buckets = SharedWords(count: capacity)
     }
-
-    deinit {
-      buckets.deallocate()
-    }
   }
 
   struct State {
