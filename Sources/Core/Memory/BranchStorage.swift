@@ -185,13 +185,33 @@ struct BranchStorage {
 }
 
 extension BranchAnchor {
+  /// A new anchor with room for `tailWords` words, its first ``headerWords`` made and 0.
+  static func make(tailWords: Int) -> BranchAnchor {
+    // `create` makes an instance of the class it is called on.
+    let anchor = unsafeDowncast(create(minimumCapacity: tailWords) { _ in Header() }, to: BranchAnchor.self)
+    for index in 0..<headerWords { anchor.initializeTailWord(index) }
+    return anchor
+  }
+
+  /// The branch without a reference count: valid while it has holders. Read in place, without
+  /// the exclusivity check of the buffer's `header` property: it is written once, by ``attach(_:)``,
+  /// before the branch is published.
+  @inlinable var reference: UncountedReference<Branch>? {
+    withUnsafeMutablePointerToHeader { $0.pointee.reference }
+  }
+
+  /// Makes `branch`, new and not yet published, this anchor's branch.
+  func attach(_ branch: Branch) {
+    withUnsafeMutablePointerToHeader { $0.pointee.reference = UncountedReference(branch) }
+  }
+
   /// Word `index` of the tail, before the storage (see ``BranchAnchor/headerWords``).
   func tailWord(_ index: Int) -> SharedWord {
     withUnsafeMutablePointerToElements { SharedWord(at: UnsafeMutableRawPointer($0 + index)) }
   }
 
   /// Makes word `index` of the tail of a new anchor, holding 0.
-  func initializeTailWord(_ index: Int) {
+  private func initializeTailWord(_ index: Int) {
     withUnsafeMutablePointerToElements { SharedWord.initialize(at: UnsafeMutableRawPointer($0 + index)) }
   }
 

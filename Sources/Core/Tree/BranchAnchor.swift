@@ -47,10 +47,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// holder yet: the features own it.
   static func features(storageByteCount: Int) -> Features {
     let words = headerWords + (storageByteCount + MemoryLayout<Word>.stride - 1) / MemoryLayout<Word>.stride
-    // `create` makes an instance of the class it is called on.
-    let anchor = create(minimumCapacity: words) { _ in Header() } as! BranchAnchor
-    for index in 0..<headerWords { anchor.initializeTailWord(index) }
-    return Features(anchor: anchor)
+    return Features(anchor: make(tailWords: words))
   }
 
   /// How many holders the branch has; 0 before the first and after the last. The tail's first word.
@@ -115,15 +112,6 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
       word.store(newest, ordering: .releasing)
     }
     return try body()
-  }
-
-  /// The branch without a reference count: valid while it has holders.
-  @inlinable var reference: UncountedReference<Branch>? {
-    header.reference
-  }
-
-  func attach(_ branch: Branch) {
-    header.reference = UncountedReference(branch)
   }
 
   /// Adds a holder to a branch the caller keeps alive (a new one, or one it has a reference to).
