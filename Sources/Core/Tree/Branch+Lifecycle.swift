@@ -51,11 +51,7 @@ extension Branch {
           child.mirrorClosed()
           return
         }
-        let reference = UncountedReference(child)
-        child.olderSibling = anchor.newestChild
-        anchor.newestChild?.borrow { $0.newerSibling = reference }
-        anchor.newestChild = reference
-        child.isLinked = true
+        anchor.insertChild(child)
       }
     }
   }
@@ -74,14 +70,7 @@ extension Branch {
   func leaveParent() {
     parentAnchor?.borrow { anchor in
       anchor.withChildren {
-        guard isLinked else { return }
-        olderSibling?.borrow { $0.newerSibling = newerSibling }
-        if let newerSibling {
-          newerSibling.borrow { $0.olderSibling = olderSibling }
-        } else {
-          anchor.newestChild = olderSibling
-        }
-        isLinked = false
+        if isLinked { anchor.removeChild(self) }
       }
     }
   }
@@ -91,16 +80,7 @@ extension Branch {
   func endLifecycle() {
     anchor.borrow { anchor in
       guard anchor.hasChildren else { return }
-      anchor.withChildren {
-        var child = anchor.newestChild
-        while let current = child {
-          child = current.borrow { child in
-            child.isLinked = false
-            return child.olderSibling
-          }
-        }
-        anchor.newestChild = nil
-      }
+      anchor.withChildren { anchor.removeAllChildren() }
     }
     guard hasRecordedTeardowns else { return }
     let skipped = state.withLock { $0.teardowns }
@@ -279,19 +259,15 @@ extension Branch {
         // Property streams end with the branch: an `observe` made from now on is refused.
         existingProperties?.finishObservers()
         var steps: [CloseStep] = []
-        var next = anchor.newestChild
-        while let current = next {
-          next = current.borrow { child in
-            // A child without holders is being released, or not handed out yet: it is marked (a
-            // new one then fails to be made) but holds nothing a close could reach. This lock keeps
-            // it from being freed meanwhile: its deinit first leaves this list.
-            let held = collecting ? child.anchor.borrow { $0.holdIfAlive() } : nil
-            if let grandchildren = child.markClosed(at: site, levelsUp: levelsUp + 1, collecting: held != nil) {
-              if let held { steps.append(CloseStep(branch: held, runsTeardowns: true, children: grandchildren)) }
-            } else if let held {
-              steps.append(CloseStep(branch: held, runsTeardowns: false, children: []))
-            }
-            return child.olderSibling
+        anchor.forEachChild { child in
+          // A child without holders is being released, or not handed out yet: it is marked (a new
+          // one then fails to be made) but holds nothing a close could reach. This lock keeps it
+          // from being freed meanwhile: its deinit first leaves this list.
+          let held = collecting ? child.anchor.borrow { $0.holdIfAlive() } : nil
+          if let grandchildren = child.markClosed(at: site, levelsUp: levelsUp + 1, collecting: held != nil) {
+            if let held { steps.append(CloseStep(branch: held, runsTeardowns: true, children: grandchildren)) }
+          } else if let held {
+            steps.append(CloseStep(branch: held, runsTeardowns: false, children: []))
           }
         }
         return steps

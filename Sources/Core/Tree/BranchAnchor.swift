@@ -74,7 +74,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 
   /// The newest child branch still alive, each linking to the next older one: read and written
   /// only under ``withChildren(_:)``, which holds the lock bit set meanwhile.
-  var newestChild: UncountedReference<Branch>? {
+  private var newestChild: UncountedReference<Branch>? {
     get {
       UncountedReference.ifAny(at: childrenWord.load(ordering: .relaxed) & ~Self.childrenLockBit)
     }
@@ -112,6 +112,46 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
       word.store(newest, ordering: .releasing)
     }
     return try body()
+  }
+
+  // MARK: The list of children, each call under `withChildren`
+
+  /// Puts `child`, a new branch, first in the list.
+  func insertChild(_ child: Branch) {
+    let reference = UncountedReference(child)
+    child.olderSibling = newestChild
+    newestChild?.borrow { $0.newerSibling = reference }
+    newestChild = reference
+    child.isLinked = true
+  }
+
+  /// Takes `child`, which is in the list, out of it.
+  func removeChild(_ child: Branch) {
+    child.olderSibling?.borrow { $0.newerSibling = child.newerSibling }
+    if let newer = child.newerSibling {
+      newer.borrow { $0.olderSibling = child.olderSibling }
+    } else {
+      newestChild = child.olderSibling
+    }
+    child.isLinked = false
+  }
+
+  /// Empties the list: as the branch goes, leaving the children that outlive it (those that do not
+  /// hold it) unlinked.
+  func removeAllChildren() {
+    forEachChild { $0.isLinked = false }
+    newestChild = nil
+  }
+
+  /// Calls `body` with each child in the list, newest first.
+  func forEachChild(_ body: (Branch) -> Void) {
+    var next = newestChild
+    while let current = next {
+      next = current.borrow { child in
+        body(child)
+        return child.olderSibling
+      }
+    }
   }
 
   /// Adds a holder to a branch the caller keeps alive (a new one, or one it has a reference to).

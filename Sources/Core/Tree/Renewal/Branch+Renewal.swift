@@ -270,15 +270,9 @@ extension Branch {
       branch.anchor.borrow { anchor in
         guard anchor.hasChildren else { return }
         anchor.withChildren {
-          var next = anchor.newestChild
-          while let child = next {
-            next = child.borrow { child in
-              // A closing branch tears its instances down itself.
-              if !child.isClosed, let held = child.anchor.borrow({ $0.holdIfAlive() }) {
-                children.append(held)
-              }
-              return child.olderSibling
-            }
+          anchor.forEachChild { child in
+            // A closing branch tears its instances down itself.
+            if !child.isClosed, let held = child.anchor.borrow({ $0.holdIfAlive() }) { children.append(held) }
           }
         }
       }
