@@ -40,6 +40,31 @@ import Testing
     for key in (1...UInt(entries)).map({ $0 &* 0x1_0000_0001 }) { #expect(table.probe(key) == key) }
   }
 
+  // MARK: Derived definitions
+
+  @Test func everyDefinitionDerivedBelowABranchsIsFreedWithItsTree() throws {
+    // Two scopes the root defines, branched from a session, whose scope does not: each is derived
+    // below the session's definition, the second in front of the first in its list.
+    var derived: [WeakState] = []
+    do {
+      let root = FeaturesRoot { registry in
+        registry.defineScope(WhiteBoxSessionScope.self) { _ in }
+        registry.defineScope(WhiteBoxRequestScope.self) { _ in }
+        registry.defineScope(WhiteBoxJobScope.self) { _ in }
+      }
+      let session = try root.branch(WhiteBoxSessionScope.self, context: 1)
+      let here = SourceLocation(fileID: #fileID, line: #line)
+      for branch in [
+        try session.branch(WhiteBoxRequestScope.self, context: 2),
+        try session.branch(WhiteBoxJobScope.self, context: 3),
+      ] {
+        derived.append(WeakState(object: try branch.withBranch(at: here) { $0.definition }))
+      }
+      #expect(derived.allSatisfy { $0.object != nil })
+    }
+    #expect(derived.allSatisfy { $0.object == nil })
+  }
+
   // MARK: Alignment and destruction
 
   @Test func contextsAndInstancesOfEveryAlignmentAreStoredAlignedAndDestroyedOnce() throws {
@@ -153,6 +178,9 @@ private final class Tracked: Sendable {
 }
 
 private enum Align1Scope: FeaturesScope { typealias Context = UInt8 }
+private enum WhiteBoxSessionScope: FeaturesScope { typealias Context = Int }
+private enum WhiteBoxRequestScope: FeaturesScope { typealias Context = Int }
+private enum WhiteBoxJobScope: FeaturesScope { typealias Context = Int }
 private enum Align16Scope: FeaturesScope { typealias Context = SIMD4<Float> }
 
 private struct Align1: CacheableFeature {
