@@ -37,7 +37,7 @@ extension Features {
   ) async throws -> StartEvent? {
     let location = SourceLocation(fileID: file, line: line)
     return try await withBranch(at: location) { branch in
-      try await branch.start(through: self, timeout: timeout, at: location)
+      try await StartUp.start(branch, through: self, timeout: timeout, at: location)
     }
   }
 }

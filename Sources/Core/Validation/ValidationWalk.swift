@@ -181,7 +181,9 @@ struct ValidationWalk {
         try await IssueReporting.$capture.withValue(
           IssueReporting.Capture { report in reported.withLock { $0.append(report) } }
         ) {
-          try await recorder.checking(binding) { try await branch.runLoaderOnce(of: binding, at: binding.site) }
+          try await recorder.checking(binding) {
+            try await Self.runLoaderOnce(of: binding, in: branch, at: binding.site)
+          }
         }
       }
       outcome = .success(ran)
@@ -364,4 +366,44 @@ private struct UnexpectedValidationError: DiagnosticError {
 
 private func contextTypeName<F: Feature>(_ feature: F.Type) -> String {
   String(describing: F.Context.self)
+}
+
+extension ValidationWalk {
+  /// Runs the loader of `binding`, one of `branch`'s scope's own, once, in `branch`: on the path like any
+  /// load (so what it requests is reported along its path), without caching what it returns. What
+  /// it returns is torn down at once if its registration has a teardown, so that validation leaves
+  /// no connection or file open.
+  ///
+  /// - Returns: `false` when the loader takes a context validation cannot invent (a multiton's
+  ///   key, a disposable's argument), so it did not run.
+  fileprivate static func runLoaderOnce(
+    of binding: Binding, in branch: Branch, at location: SourceLocation
+  ) async throws -> Bool {
+    try await runLoaderOnce(binding.registration.feature, in: branch, at: location)
+  }
+
+  private static func runLoaderOnce<F: Feature>(
+    _ feature: F.Type, in branch: Branch, at location: SourceLocation
+  ) async throws -> Bool {
+    let context: F.Context
+    if let none = NoContext() as? F.Context {
+      context = none
+    } else if let void = () as? F.Context {
+      context = void
+    } else {
+      return false
+    }
+    guard let entry = branch.table.entry(for: FeatureTable.key(feature)) else { return false }
+    let instance =
+      if entry.isAsync {
+        try await branch.loadAsync(feature, context: context, entry: entry.pointer.pointee, frame: nil, at: location)
+      } else {
+        try branch.load(feature, context: context, entry: entry, at: location)
+      }
+    // A registration of `F` with a teardown holds a `Teardown<F>`.
+    if let teardown = entry.binding.object.registration.teardown as? Teardown<F> {
+      try await teardown.run(instance)
+    }
+    return true
+  }
 }

@@ -144,3 +144,44 @@ struct StartUp {
     _ = try await features.instance(of: feature, context: context, file: location.fileID, line: location.line)
   }
 }
+
+extension StartUp {
+  /// Starts `branch` once, however many callers ask: the first runs the start (in a task of its
+  /// own, so that no caller's cancellation cuts it short), the others wait for its outcome.
+  ///
+  /// - Parameter features: The branch's features, which the start's loads request through.
+  /// - Returns: The start that ran, `nil` for a caller inside it.
+  static func start(
+    _ branch: Branch, through features: Features, timeout: Duration?, at location: SourceLocation
+  ) async throws -> StartEvent? {
+    // A start that ended answers with its outcome, even once the branch closed (as a failed start
+    // closes it); a closed branch does not begin one.
+    let action = branch.state.withLock {
+      state -> BranchStart<CheckedContinuation<StartUp.Outcome, Never>, StartUp.Outcome>.Action? in
+      if case .notStarted = state.start.state, branch.isClosed { return nil }
+      return state.start.start()
+    }
+    let outcome: StartUp.Outcome
+    switch action {
+    case nil:
+      throw branch.closed(.using("start()"), at: location)
+    case .ended(let ended)?:
+      outcome = ended
+    case .wait? where runsInCurrentTask(branch):
+      // From inside the start (an eager loader or before-serving work starting its own branch):
+      // waiting would never end, and the start it is part of ends the branch's.
+      return nil
+    case .wait?:
+      outcome = await withCheckedContinuation { continuation in
+        if let ended = branch.state.withLock({ $0.start.wait(continuation) }) { continuation.resume(returning: ended) }
+      }
+    case .run?:
+      let startUp = StartUp(branch: branch, features: features, timeout: timeout, site: location)
+      outcome = await Task {
+        await $running.withValue(running.union([ObjectIdentifier(branch)])) { await startUp.run() }
+      }.value
+      for waiter in branch.state.withLock({ $0.start.finish(outcome) }) { waiter.resume(returning: outcome) }
+    }
+    return try outcome.get()
+  }
+}
