@@ -137,7 +137,7 @@ extension Branch {
       let parent = thread.top
       let depth = parent.map { $0.pointee.depth &+ 1 } ?? 0
       // On a long path, the check hashes the context, and the frame is indexed with that hash.
-      let contextHash = parent != nil ? try checkCycle(feature, context: context, thread: thread, at: location) : 0
+      let contextHash = parent != nil ? try thread.checkCycle(feature, in: self, context: context, at: location) : 0
       // The context and the frame stay on this call's stack, where the path reads them in place.
       return try InPlace.with(context) { framedContext in
         let frame = LoadFrame(
@@ -164,80 +164,6 @@ extension Branch {
           }
         }
       }
-    }
-  }
-
-  /// A request for `feature` while the same thread is already loading it (same branch and
-  /// context) can only be a cycle.
-  ///
-  /// Costs a walk of the path's frames while it is shorter than ``LoadingThread/shallowDepth``, and
-  /// no more on a longer one (see ``LoadingThread``).
-  @inlinable @inline(__always)
-  func checkCycle<F: Feature>(
-    _ feature: F.Type, context: F.Context, thread: LoadingThread, at location: SourceLocation
-  ) throws -> Int {
-    guard let top = thread.top, top.pointee.depth < LoadingThread.shallowDepth else {
-      return try checkCycleOnLongPath(feature, context: context, thread: thread, at: location)
-    }
-    var frame = Optional(top)
-    while let current = frame {
-      if current.pointee.branch == ObjectIdentifier(self), current.pointee.feature == feature {
-        // The rest of the walk, off the inlined path, compares contexts.
-        try checkRepeated(feature, context: context, from: current, thread: thread, at: location)
-        return 0
-      }
-      frame = current.pointee.parent
-    }
-    return 0
-  }
-
-  /// ``checkCycle(_:context:thread:at:)`` on a path of ``LoadingThread/shallowDepth`` frames or more.
-  ///
-  /// - Returns: The context's hash, which the request's own frame is indexed with.
-  @usableFromInline
-  func checkCycleOnLongPath<F: Feature>(
-    _ feature: F.Type, context: F.Context, thread: LoadingThread, at location: SourceLocation
-  ) throws -> Int {
-    let matcher = ContextMatcher(context)
-    let hash = matcher.hash()
-    try thread.indexedFramesLoading(feature, in: ObjectIdentifier(self), contextHash: hash) { frame in
-      try check(matcher(frame.context), feature, frame: frame, thread: thread, at: location)
-    }
-    return hash
-  }
-
-  /// `first` loads `feature` in this branch, as may frames further up the path: a cycle if one of
-  /// them has the same context.
-  @usableFromInline
-  func checkRepeated<F: Feature>(
-    _ feature: F.Type, context: F.Context, from first: InPlace<LoadFrame>, thread: LoadingThread,
-    at location: SourceLocation
-  ) throws {
-    let matcher = ContextMatcher(context)
-    var frame = Optional(first)
-    while let current = frame {
-      if current.pointee.branch == ObjectIdentifier(self), current.pointee.feature == feature {
-        try check(matcher(current.pointee.context), feature, frame: current.pointee, thread: thread, at: location)
-      }
-      frame = current.pointee.parent
-    }
-  }
-
-  /// Throws the cycle a repeated load closes, unless its context differs; when contexts cannot be
-  /// compared, the cycle says so.
-  private func check<F: Feature>(
-    _ comparison: ContextComparison, _ feature: F.Type, frame: LoadFrame, thread: LoadingThread,
-    at location: SourceLocation
-  ) throws {
-    switch comparison {
-    case .different:
-      return
-    case .same:
-      throw CircularDependency(thread.frames, closingWith: feature, in: self, loopStart: frame.depth, at: location)
-    case .incomparable:
-      throw CircularDependency(
-        thread.frames, closingWith: feature, in: self, loopStart: frame.depth, incomparable: F.Context.self,
-        at: location)
     }
   }
 
