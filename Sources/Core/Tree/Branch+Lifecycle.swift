@@ -99,28 +99,14 @@ extension Branch {
 
   /// ``recordTeardown(_:context:entry:)`` with the entry's binding.
   func recordTeardown<F: Feature>(_ instance: F, context: F.Context?, binding: UncountedReference<Binding>) {
-    recordTeardown(Self.teardown(of: instance, context: context, binding: binding.object))
-  }
-
-  /// What tears down `instance`, cached here for `context` by `binding`'s loader, which has a teardown.
-  static func teardown<F: Feature>(of instance: F, context: F.Context?, binding: Binding) -> PendingTeardown {
-    // A registration with a teardown of `F` holds a `Teardown<F>`.
-    let teardown = binding.registration.teardown as! Teardown<F>
-    // A cacheable's Context is Hashable.
-    let key = LoadKey(feature: ObjectIdentifier(F.self), context: context.map { ContextKey($0 as! AnyHashable) })
-    return PendingTeardown(
-      feature: F.self, registration: binding.registration, binding: binding, context: context, key: key,
-      run: { try await teardown.run(instance) })
+    recordTeardown(PendingTeardown(of: instance, context: context, binding: binding.object))
   }
 
   /// Records an instance to tear down when this branch closes: a loaded one, or one a test
   /// container's `load` made.
   package func recordTeardown<F: Feature>(_ instance: F, loadedBy registration: Registration) {
-    guard let teardown = registration.teardown.map({ $0 as! Teardown<F> }) else { return }
-    recordTeardown(
-      PendingTeardown(
-        feature: F.self, registration: registration, binding: nil, context: nil, key: nil,
-        run: { try await teardown.run(instance) }))
+    guard let teardown = PendingTeardown(of: instance, loadedBy: registration) else { return }
+    recordTeardown(teardown)
   }
 
   /// Records `instance` of an implementation type a test container made (`features.load(...)`), to

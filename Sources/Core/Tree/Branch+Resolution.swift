@@ -492,7 +492,7 @@ extension Branch {
       publish(Box(instance), entry: entry)
     }
     if entry.hasTeardown {
-      record(Self.teardown(of: instance, context: multiton == nil ? nil : context, binding: binding), in: &state)
+      record(PendingTeardown(of: instance, context: multiton == nil ? nil : context, binding: binding), in: &state)
     }
     state.held.record(key, dependencies: dependencies)
   }

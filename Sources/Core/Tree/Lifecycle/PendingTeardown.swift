@@ -11,6 +11,32 @@ struct PendingTeardown: Sendable {
   /// Runs the teardown with the instance.
   let run: @Sendable () async throws -> Void
 
+  /// What tears down `instance`, cached for `context` by `binding`'s loader, which has a teardown.
+  init<F: Feature>(of instance: F, context: F.Context?, binding: Binding) {
+    // A registration with a teardown of `F` holds a `Teardown<F>`.
+    let teardown = binding.registration.teardown as! Teardown<F>
+    feature = F.self
+    registration = binding.registration
+    self.binding = binding
+    self.context = context
+    // A cacheable's Context is Hashable.
+    key = LoadKey(feature: ObjectIdentifier(F.self), context: context.map { ContextKey($0 as! AnyHashable) })
+    run = { try await teardown.run(instance) }
+  }
+
+  /// What tears down `instance`, which a test container loaded with `registration`'s loader; `nil`
+  /// when the loader has no teardown.
+  init?<F: Feature>(of instance: F, loadedBy registration: Registration) {
+    // A registration with a teardown of `F` holds a `Teardown<F>`.
+    guard let teardown = registration.teardown.map({ $0 as! Teardown<F> }) else { return nil }
+    feature = F.self
+    self.registration = registration
+    binding = nil
+    context = nil
+    key = nil
+    run = { try await teardown.run(instance) }
+  }
+
   /// `Database (Database.live() at App/Database.swift:8, registered at App/Main.swift:14)`: how
   /// diagnostics name it.
   var described: String {

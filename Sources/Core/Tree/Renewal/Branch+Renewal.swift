@@ -73,7 +73,7 @@ extension Branch {
     state.held.instances[key] = HeldInstances.Held(
       box: Box(instance), loadedAt: now, expiresAt: binding.registration.timeToLive.map { now + $0 })
     if binding.registration.teardown != nil {
-      record(Self.teardown(of: instance, context: context, binding: binding), in: &state)
+      record(PendingTeardown(of: instance, context: context, binding: binding), in: &state)
     }
     state.held.record(key, dependencies: dependencies)
   }
