@@ -71,7 +71,7 @@ final class BranchProperties: @unchecked Sendable {
   func value<P: FeaturesProperty>(_ property: P.Type, in branch: Branch) -> P.Value {
     if let value = cached(property) { return value }
     let box = refresh(FeatureTable.key(property), in: branch) { PropertyBox(P.defaultValue, source: .default) }
-    return (box as! PropertyBox<P.Value>).value
+    return UncountedReference.cast(box, to: PropertyBox<P.Value>.self).value
   }
 
   /// Makes the snapshot current and holding the property keyed `key`, and returns its box.

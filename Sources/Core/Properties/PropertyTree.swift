@@ -119,7 +119,7 @@ final class PropertyObserver: @unchecked Sendable {
   init<P: FeaturesProperty>(_ property: P.Type, continuation: AsyncStream<P.Value>.Continuation) {
     key = FeatureTable.key(property)
     defaultBox = PropertyBox(P.defaultValue, source: .default)
-    yield = { box in continuation.yield((box as! PropertyBox<P.Value>).value) }
+    yield = { box in continuation.yield(UncountedReference.cast(box, to: PropertyBox<P.Value>.self).value) }
     finish = { continuation.finish() }
   }
 }

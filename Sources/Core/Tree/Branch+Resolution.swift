@@ -426,7 +426,7 @@ extension Branch {
     case .join(let load):
       let box = try wait(
         for: load as! InFlight, feature, entry: entry, thread: thread, at: location)
-      return (box as! Box<F>).value
+      return UncountedReference.cast(box, to: Box<F>.self).value
     case .own(let load):
       let owned = load as! InFlight
       do {

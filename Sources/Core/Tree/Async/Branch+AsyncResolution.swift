@@ -173,7 +173,7 @@ extension Branch {
     case .refused:
       throw closed(.resolving(feature), at: location)
     case .own(let started):
-      let load = started as! AsyncLoad<F>
+      let load = UncountedReference.cast(started, to: AsyncLoad<F>.self)
       let frame = AsyncFrame(step: step, parent: path, load: load)
       // Its own task, so that no requester's cancellation cancels a load that others wait for. The
       // task holds the branch, so that its loader's features still find it if every requester has
@@ -200,7 +200,7 @@ extension Branch {
       return try await value(of: load, for: path?.load, feature, entry: entry, at: location)
     case .join(let load):
       return try await value(
-        of: load as! AsyncLoad<F>, for: path?.load, feature, entry: entry, at: location)
+        of: UncountedReference.cast(load, to: AsyncLoad<F>.self), for: path?.load, feature, entry: entry, at: location)
     }
   }
 

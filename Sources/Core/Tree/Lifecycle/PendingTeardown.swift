@@ -14,7 +14,7 @@ struct PendingTeardown: Sendable {
   /// What tears down `instance`, cached for `context` by `binding`'s loader, which has a teardown.
   init<F: Feature>(of instance: F, context: F.Context?, binding: Binding) {
     // A registration with a teardown of `F` holds a `Teardown<F>`.
-    let teardown = binding.registration.teardown as! Teardown<F>
+    let teardown = UncountedReference.cast(binding.registration.teardown!, to: Teardown<F>.self)
     feature = F.self
     registration = binding.registration
     self.binding = binding
@@ -28,7 +28,9 @@ struct PendingTeardown: Sendable {
   /// when the loader has no teardown.
   init?<F: Feature>(of instance: F, loadedBy registration: Registration) {
     // A registration with a teardown of `F` holds a `Teardown<F>`.
-    guard let teardown = registration.teardown.map({ $0 as! Teardown<F> }) else { return nil }
+    guard let teardown = registration.teardown.map({ UncountedReference.cast($0, to: Teardown<F>.self) }) else {
+      return nil
+    }
     feature = F.self
     self.registration = registration
     binding = nil

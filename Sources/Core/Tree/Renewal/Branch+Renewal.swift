@@ -56,7 +56,7 @@ extension Branch {
   /// `expired` set, for the caller to renew it once out of the lock (``renewExpired(_:)``).
   func heldInstance<F: Feature>(_ feature: F.Type, key: LoadKey, in state: inout State, expired: inout Bool) -> F? {
     switch state.held.instance(for: key, now: definition.renewals.now) {
-    case .found(let box): return (box as! Box<F>).value
+    case .found(let box): return UncountedReference.cast(box, to: Box<F>.self).value
     case .expired: expired = true
     case .missing: break
     }
