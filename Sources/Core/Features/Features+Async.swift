@@ -55,7 +55,7 @@ extension Features {
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
     let epoch = holdsBranch ? nil : Self.renewalEpoch(recordingOn: .current)
     return try await withBranch(at: location) {
-      let instance = try await $0.resolveAsync(feature, context: context, at: location)
+      let instance = try await AsyncRequest(feature, context: context, in: $0, at: location).resolve()
       if let epoch { $0.recordReceived(feature, context: context, epoch: epoch) }
       return instance
     }

@@ -93,7 +93,7 @@ final class BranchProperties: @unchecked Sendable {
         changed = true
       }
       for index in entries.indices {
-        let resolved = branch.propertySource(entries[index].key, own: state.own) ?? state.defaults[entries[index].key]!
+        let resolved = Self.source(of: entries[index].key, in: branch, own: state.own) ?? state.defaults[entries[index].key]!
         if resolved !== entries[index].box {
           entries[index].box = resolved
           changed = true
@@ -161,5 +161,59 @@ final class BranchProperties: @unchecked Sendable {
   /// The observers of the property keyed `key`.
   func observers(of key: UInt) -> [PropertyObserver] {
     state.withLock { $0.observers.filter { $0.key == key } }
+  }
+  // MARK: Looking up along the path
+
+  /// The value of `property` in `branch` if its snapshot holds it, current.
+  ///
+  /// Static, on an uncounted branch reference, like ``Branch/peek(_:in:)``: inlined whole into the
+  /// caller, with nothing for the optimiser to retain.
+  @inlinable @inline(__always)
+  static func peek<P: FeaturesProperty>(_ property: P.Type, in branch: UncountedReference<Branch>) -> P.Value? {
+    // A closed branch reads the slow way, which reports `FeaturesClosed`: the same byte a cached
+    // request tests.
+    let (slowPathFlags, properties) = branch.borrow {
+      ($0.slowPathFlags.load(ordering: .relaxed), $0.propertiesReference.load())
+    }
+    guard let properties, slowPathFlags & Branch.closedBit == 0 else { return nil }
+    return properties.borrow { $0.cached(property) }
+  }
+
+  /// The box of the value the property keyed `key` has on `branch`; `nil` for its default.
+  ///
+  /// A value set on the branch, else on the nearest ancestor that sets one, else the nearest
+  /// registry value on the path. The caller keeps the branch and its ancestors alive.
+  ///
+  /// - Parameter own: The values set on `branch`, when the caller holds its lock.
+  static func source(of key: UInt, in branch: Branch, own: [UInt: AnyPropertyBox]? = nil) -> AnyPropertyBox? {
+    // With `own` given, the caller holds the branch's lock: it must not be taken again.
+    if let box = own != nil ? own?[key] : branch.existingProperties?.ownValue(key) { return box }
+    var next = branch.parent
+    while let ancestor = next {
+      if let box = ancestor.existingProperties?.ownValue(key) { return box }
+      next = ancestor.parent
+    }
+    let tree = branch.existingProperties?.tree
+    next = branch
+    while let current = next {
+      if let box = current.definition.properties[key]?.box(readBy: tree) { return box }
+      next = current.parent
+    }
+    return nil
+  }
+
+  /// Every value the property keyed `key` has on `branch`'s path, in the order lookup considers
+  /// them: sets, the branch's first, then registry values, the nearest first. The first is the one
+  /// in effect.
+  static func sources(of key: UInt, in branch: Branch) -> [AnyPropertyBox] {
+    var sets: [AnyPropertyBox] = []
+    var registries: [AnyPropertyBox] = []
+    var next: Branch? = branch
+    while let current = next {
+      if let box = current.existingProperties?.ownValue(key) { sets.append(box) }
+      if let box = current.definition.properties[key]?.box(readBy: nil) { registries.append(box) }
+      next = current.parent
+    }
+    return sets + registries
   }
 }

@@ -30,7 +30,7 @@ extension Features {
   ) -> P.Value {
     @inline(__always) get {
       // Inlined, as a cached request is: user features read the branch's snapshot in place.
-      if let branch = retainedBranch, let value = Branch.peekProperty(property, in: branch) { return value }
+      if let branch = retainedBranch, let value = BranchProperties.peek(property, in: branch) { return value }
       return readProperty(property, at: SourceLocation(fileID: file, line: line))
     }
     nonmutating set {
@@ -52,7 +52,7 @@ extension Features {
 
   /// The value of a property on this branch, or ``FeaturesReleased``.
   func value<P: FeaturesProperty>(of property: P.Type, at location: SourceLocation) throws -> P.Value {
-    if let branch = retainedBranch, let value = Branch.peekProperty(property, in: branch) { return value }
+    if let branch = retainedBranch, let value = BranchProperties.peek(property, in: branch) { return value }
     return try withBranch(at: location) { branch in
       if branch.isClosed { throw branch.closed(.using("the value of \(property)"), at: location) }
       return branch.properties.value(property, in: branch)

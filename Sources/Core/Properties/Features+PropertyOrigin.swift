@@ -31,7 +31,7 @@ extension Features {
     do {
       return try withOpenBranch(.using("the value of \(property)"), at: location) { branch in
         let key = FeatureTable.key(property)
-        let boxes = branch.propertySources(key) + [PropertyBox(P.defaultValue, source: .default)]
+        let boxes = BranchProperties.sources(of: key, in: branch) + [PropertyBox(P.defaultValue, source: .default)]
         let sources = boxes.map { PropertyOrigin.Source($0, in: branch) }
         return PropertyOrigin(
           property: name, scope: branch.path.diagnosticSteps, value: sources[0], hidden: Array(sources.dropFirst()),

@@ -60,7 +60,7 @@ final class PropertyTree: @unchecked Sendable {
   func start(_ observer: PropertyObserver, on branch: Branch, properties: BranchProperties) {
     state.withLock { state in
       state.observing[ObjectIdentifier(properties)] = WeakProperties(properties: properties)
-      let box = branch.propertySource(observer.key) ?? observer.defaultBox
+      let box = BranchProperties.source(of: observer.key, in: branch) ?? observer.defaultBox
       observer.last = box
       properties.add(observer)
       observer.yield(box)
@@ -88,7 +88,7 @@ final class PropertyTree: @unchecked Sendable {
         guard let hold = tether.holdTethers() else { continue }
         held.append(hold)
       }
-      let source = branch.propertySource(key)
+      let source = BranchProperties.source(of: key, in: branch)
       for observer in observers {
         let box = source ?? observer.defaultBox
         guard box !== observer.last else { continue }

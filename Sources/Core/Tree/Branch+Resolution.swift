@@ -39,6 +39,15 @@ extension Branch {
     return try resolveSlowly(feature, context: context, at: location)
   }
 
+  /// Resolves `feature` as the synchronous request does when its loader is synchronous (or it is
+  /// undefined, or in conflict: the synchronous request throws what it should); `nil` when its
+  /// loader is asynchronous, for ``resolveAsync(_:context:at:)`` to run. Inlined, as `resolve` is.
+  @inlinable @inline(__always)
+  func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
+    if let entry = table.entry(for: FeatureTable.key(feature)), case .serves = entry.kind, entry.isAsync { return nil }
+    return try resolve(feature, context: context, at: location)
+  }
+
   /// The instance of `feature` in `branch` if it takes no loading: a cached instance or a static
   /// value.
   ///
@@ -176,7 +185,7 @@ extension Branch {
   func requiresAwait<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) -> any Error {
-    if let cycle = asyncCycle(feature, context: context, at: location) { return cycle }
+    if let cycle = AsyncFrame.cycle(feature, context: context, in: self, at: location) { return cycle }
     return FeatureRequiresAwait(feature, binding: entry.binding.object, in: self, at: location)
   }
 

@@ -301,6 +301,25 @@ package final class Branch: @unchecked Sendable {
     pathStorage.load() ?? pathStorage.storeIfNil(makePath(definition.scope))
   }
 
+  /// This branch's properties, made on first use (with its ancestors', up to the root's, whose
+  /// ``PropertyTree`` they share).
+  var properties: BranchProperties {
+    propertiesReference.storeIfNone {
+      BranchProperties(tree: parent?.properties.tree ?? PropertyTree(), anchor: anchor.object)
+    }
+  }
+
+  /// This branch's properties, if anything used them yet.
+  var existingProperties: BranchProperties? {
+    propertiesReference.load()?.object
+  }
+
+  /// Gives this branch, a test copy of `original`, the values set on `original`.
+  package func copyProperties(from original: Branch) {
+    guard let values = original.existingProperties?.ownValues, !values.isEmpty else { return }
+    properties.ownValues = values
+  }
+
   /// The path, if something made it already: all a branch can say of where it is once its
   /// ancestors may be gone (in deinit).
   var pathIfMade: ScopePath? { pathStorage.load() }

@@ -396,7 +396,8 @@ extension ValidationWalk {
     guard let entry = branch.table.entry(for: FeatureTable.key(feature)) else { return false }
     let instance =
       if entry.isAsync {
-        try await branch.loadAsync(feature, context: context, entry: entry.pointer.pointee, frame: nil, at: location)
+        try await AsyncRequest(feature, context: context, in: branch, at: location).load(
+          entry: entry.pointer.pointee, frame: nil)
       } else {
         try branch.load(feature, context: context, entry: entry, at: location)
       }

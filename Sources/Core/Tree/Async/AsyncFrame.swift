@@ -50,3 +50,30 @@ final class AsyncFrame: @unchecked Sendable {
   /// The frames from the outermost load to this one.
   var frames: [LoadStep] { (parent?.frames ?? []) + [step] }
 }
+
+extension AsyncFrame {
+  /// The cycle a request for `feature` with `context` through `branch` closes, if the task is
+  /// already loading it there (with the same context, or one that cannot be compared).
+  static func cycle<F: Feature>(
+    _ feature: F.Type, context: F.Context, in branch: Branch, at location: SourceLocation
+  ) -> CircularDependency? {
+    var frame = current
+    while let current = frame {
+      if current.step.feature == feature, current.step.branch == ObjectIdentifier(branch),
+        let loading = current.step.context as? F.Context
+      {
+        switch ContextComparison(loading, context) {
+        case .same:
+          return CircularDependency(LoadingThread.currentPath, closingWith: feature, in: branch, at: location)
+        case .incomparable:
+          return CircularDependency(
+            LoadingThread.currentPath, closingWith: feature, in: branch, incomparable: F.Context.self, at: location)
+        case .different:
+          break
+        }
+      }
+      frame = current.parent
+    }
+    return nil
+  }
+}
