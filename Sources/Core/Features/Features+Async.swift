@@ -42,10 +42,14 @@ extension Features {
   @inlinable @inline(never)
   func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
     let epoch = holdsBranch ? nil : LoadingThread.currentReference.borrow(Self.renewalEpoch)
-    return try withBranch(at: location) {
-      guard let instance = try $0.resolveUnlessAsync(feature, context: context, at: location) else { return nil }
+    return try withBranch(at: location) { branch in
+      guard let instance = try branch.resolveUnlessAsync(feature, context: context, at: location) else { return nil }
       // A loader's request: what it receives is recorded for the load.
-      if let epoch { $0.recordReceived(feature, context: context, epoch: epoch) }
+      if let epoch {
+        LoadingThread.currentReference.borrow {
+          $0.recordReceived(feature, context: context, through: branch, epoch: epoch)
+        }
+      }
       return instance
     }
   }
@@ -54,9 +58,9 @@ extension Features {
   @usableFromInline
   func resolveAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) async throws -> F {
     let epoch = holdsBranch ? nil : Self.renewalEpoch(recordingOn: .current)
-    return try await withBranch(at: location) {
-      let instance = try await AsyncRequest(feature, context: context, in: $0, at: location).resolve()
-      if let epoch { $0.recordReceived(feature, context: context, epoch: epoch) }
+    return try await withBranch(at: location) { branch in
+      let instance = try await AsyncRequest(feature, context: context, in: branch, at: location).resolve()
+      if let epoch { LoadingThread.current.recordReceived(feature, context: context, through: branch, epoch: epoch) }
       return instance
     }
   }

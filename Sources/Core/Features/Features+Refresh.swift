@@ -31,7 +31,7 @@ extension Features {
     let location = SourceLocation(fileID: file, line: line)
     return try await withBranch(at: location) { branch in
       if branch.isClosed { throw branch.closed(.refreshing(feature), at: location) }
-      return try await branch.refresh(feature, context: context, at: location)
+      return try await Renewal.refresh(feature, context: context, through: branch, at: location)
     }
   }
 

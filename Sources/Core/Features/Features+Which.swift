@@ -70,7 +70,7 @@ extension Features {
     let isCacheable = registration.lifetime.isCached
     let owner = branch.ancestor(entry.depth)
     // A multiton holds an instance per context, which `which` is not asked about.
-    let age = registration.lifetime == .cacheable ? owner.heldAge(of: feature) : nil
+    let age = registration.lifetime == .cacheable ? heldAge(of: feature, in: owner) : nil
     let implementation = Which.Implementation(
       name: registration.implementation, kind: kind, isAsync: registration.isAsync, location: binding.site,
       scope: binding.scope.name, cachedIn: isCacheable ? owner.path.diagnosticSteps : nil,
@@ -322,4 +322,20 @@ extension Features.Which.Kind {
   var lifetime: String {
     registeredLifetime?.summary ?? "nothing is registered, so this test container resolves the placeholder"
   }
+}
+
+/// When the instance of `feature`, a cacheable without a context, that `branch` holds under its
+/// lock was loaded and when it expires, with the time now, all on the tree's clock. `nil` when the
+/// branch holds none (an instance cached in place, of a feature without a time-to-live never
+/// renewed, has no recorded age).
+private func heldAge(of feature: any Feature.Type, in branch: Branch)
+  -> (loadedAt: Duration, expiresAt: Duration?, now: Duration)?
+{
+  let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
+  guard
+    let held = branch.existingState?.withLock({ state in
+      state.held.instances[key].map { (loadedAt: $0.loadedAt, expiresAt: $0.expiresAt) }
+    })
+  else { return nil }
+  return (held.loadedAt, held.expiresAt, branch.definition.renewals.now())
 }

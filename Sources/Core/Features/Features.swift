@@ -220,7 +220,7 @@ public struct Features: @unchecked Sendable {
     }
     // A loader's features: the thread's state answers whether the branch is borrowed, and then
     // serves the load, if the request is one. What the request receives is recorded for the load
-    // (see ``Branch/recordReceived(_:context:epoch:thread:)``).
+    // (see ``LoadingThread/recordReceived(_:context:through:epoch:)``).
     let thread = LoadingThread.currentReference
     let epoch = anchor == nil ? nil : thread.borrow { Self.renewalEpoch(recordingOn: $0) }
     if let anchor, thread.borrow({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
@@ -229,7 +229,7 @@ public struct Features: @unchecked Sendable {
         let instance = try branch.resolve(feature, context: context, at: location, thread: thread)
         if let epoch {
           thread.borrow {
-            branch.recordReceived(feature, context: context, epoch: epoch, thread: $0)
+            $0.recordReceived(feature, context: context, through: branch, epoch: epoch)
           }
         }
         return instance
@@ -238,7 +238,7 @@ public struct Features: @unchecked Sendable {
     return try withHeldBranch(at: location) { branch in
       let instance = try branch.resolve(feature, context: context, at: location)
       if let epoch {
-        thread.borrow { branch.recordReceived(feature, context: context, epoch: epoch, thread: $0) }
+        thread.borrow { $0.recordReceived(feature, context: context, through: branch, epoch: epoch) }
       }
       return instance
     }
@@ -246,7 +246,7 @@ public struct Features: @unchecked Sendable {
 
   /// The renewal epoch to record with what a loader's request receives, read before the request;
   /// `nil` when no cacheable loads on this thread or in this task, so nothing is recorded (see
-  /// ``Branch/recordReceived(_:context:epoch:thread:)``).
+  /// ``LoadingThread/recordReceived(_:context:through:epoch:)``).
   @usableFromInline
   static func renewalEpoch(recordingOn thread: LoadingThread) -> UInt64? {
     guard thread.cachingLoads != 0 || AsyncFrame.currentIfAny != nil else { return nil }

@@ -403,4 +403,25 @@ extension Branch {
       if let ready { continuation.resume(returning: ready) }
     }
   }
+
+  // MARK: Renewals
+
+  /// Counts down the teardowns of renewals still to run here, and resumes the closes waiting for
+  /// them once none is left.
+  func renewalTeardownRan() {
+    let closes = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.held.teardownsOfRenewals -= 1
+      guard state.held.teardownsOfRenewals == 0 else { return [] }
+      defer { state.held.closesWaitingForRenewals = [] }
+      return state.held.closesWaitingForRenewals
+    }
+    for close in closes { close.resume() }
+  }
+
+  /// Waits until the renewals that forgot instances here have run their teardowns: a close does,
+  /// unless the task runs those teardowns itself (one of them closes this branch).
+  func waitForTeardownsOfRenewals() async {
+    guard let state = existingState, !TreeRenewals.tearsDown(in: self) else { return }
+    await state.suspend(until: { $0.held.teardownsOfRenewals == 0 }, waitingIn: \.held.closesWaitingForRenewals)
+  }
 }

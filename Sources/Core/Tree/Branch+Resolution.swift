@@ -41,7 +41,7 @@ extension Branch {
 
   /// Resolves `feature` as the synchronous request does when its loader is synchronous (or it is
   /// undefined, or in conflict: the synchronous request throws what it should); `nil` when its
-  /// loader is asynchronous, for ``resolveAsync(_:context:at:)`` to run. Inlined, as `resolve` is.
+  /// loader is asynchronous, for ``AsyncRequest/resolve()`` to run. Inlined, as `resolve` is.
   @inlinable @inline(__always)
   func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
     if let entry = table.entry(for: FeatureTable.key(feature)), case .serves = entry.kind, entry.isAsync { return nil }
@@ -410,7 +410,7 @@ extension Branch {
       let instance = state.withLock {
         cached(feature, key: key, entry: entry.pointer.pointee, multiton: multiton, context, in: &$0, expired: &expired)
       }
-      if expired { renewExpired(key) }
+      if expired { Renewal.renewExpired(key, in: self) }
       if let instance { return instance }
       throw requiresAwait(feature, context: context, entry: entry, at: location)
     }
@@ -426,7 +426,7 @@ extension Branch {
       return state.loads.claim(key, isOpen: isOpen, isCached: instance != nil) { InFlight(owner: thread) }
     }
     // The lookup let an expired instance go: its dependents go now, before a new one loads.
-    if expired { renewExpired(key) }
+    if expired { Renewal.renewExpired(key, in: self) }
     switch claim {
     case .refused:
       throw closed(.resolving(feature), at: location)
@@ -439,7 +439,9 @@ extension Branch {
     case .own(let load):
       let owned = load as! InFlight
       do {
-        let (instance, dependencies) = try loadCaching(feature, context: context, entry: entry, at: location)
+        let (instance, dependencies) = try thread.caching {
+          try self.load(feature, context: context, entry: entry, at: location)
+        }
         state.withLock { state in
           cache(
             instance, key: key, context: context, entry: entry.pointer.pointee, multiton: multiton,
@@ -502,6 +504,58 @@ extension Branch {
     }
     if entry.hasTeardown {
       record(PendingTeardown(of: instance, context: multiton == nil ? nil : context, binding: binding), in: &state)
+    }
+    state.held.record(key, dependencies: dependencies)
+  }
+
+  // MARK: Held instances
+
+  /// Records that the instance just cached here under `key` was built from `dependencies`.
+  func recordLoad(_ key: LoadKey, dependencies: [Dependency]) {
+    guard !dependencies.isEmpty else { return }
+    state.withLock { $0.held.record(key, dependencies: dependencies) }
+  }
+
+  /// Records what the load of `feature` (a cacheable without a context), just cached here,
+  /// received on `thread`, from `start` in its records: from the inlined load.
+  @usableFromInline
+  func recordLoad<F: Feature>(_ feature: F.Type, receivedOn thread: LoadingThread, from start: Int) {
+    recordLoad(
+      LoadKey(feature: ObjectIdentifier(feature), context: nil), dependencies: thread.takeDependencies(from: start))
+  }
+
+  /// Whether the instances of `key` (an entry of this branch's scope) are held under the lock:
+  /// they expire, or were renewed since the first was cached in place. Call under the lock, with
+  /// its `state`.
+  func holds(_ key: LoadKey, entry: FeatureTable.Entry, in state: State) -> Bool {
+    if entry.expires { return true }
+    if key.context != nil { return state.held.relocated.contains(key) }
+    guard let word = entry.unitWord, let unit = unit(word: word, giveOut: false) else { return false }
+    return unit.state.isRelocated
+  }
+
+  /// The instance held under `key` in `state`, unless it expired: an expired one is let go of and
+  /// `expired` set, for the caller to renew it once out of the lock (``renewExpired(_:)``).
+  func heldInstance<F: Feature>(_ feature: F.Type, key: LoadKey, in state: inout State, expired: inout Bool) -> F? {
+    switch state.held.instance(for: key, now: definition.renewals.now) {
+    case .found(let box): return UncountedReference.cast(box, to: Box<F>.self).value
+    case .expired: expired = true
+    case .missing: break
+    }
+    return nil
+  }
+
+  /// Holds `instance`, just loaded under `key`, with its teardown and what it was built from. Call
+  /// under the lock, after ``makePathIfTethered()``.
+  func hold<F: Feature>(
+    _ instance: F, key: LoadKey, context: F.Context?, binding: Binding, dependencies: [Dependency],
+    in state: inout State
+  ) {
+    let now = definition.renewals.now()
+    state.held.instances[key] = HeldInstances.Held(
+      box: Box(instance), loadedAt: now, expiresAt: binding.registration.timeToLive.map { now + $0 })
+    if binding.registration.teardown != nil {
+      record(PendingTeardown(of: instance, context: context, binding: binding), in: &state)
     }
     state.held.record(key, dependencies: dependencies)
   }

@@ -118,7 +118,7 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
       }
     }
     // The lookup let an expired instance go: its dependents go now, before a new one loads.
-    if expired { branch.renewExpired(key) }
+    if expired { Renewal.renewExpired(key, in: branch) }
     switch claim {
     case .cached:
       return instance!

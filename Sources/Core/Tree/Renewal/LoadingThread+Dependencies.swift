@@ -44,4 +44,33 @@ extension LoadingThread {
     dependencyCount += 1
     return true
   }
+
+  /// Runs `load`, a cacheable's loader, collecting the cached instances its requests receive.
+  func caching<F>(_ load: () throws -> F) rethrows -> (F, [Dependency]) {
+    let records = beginCachingLoad()
+    do {
+      let instance = try load()
+      return (instance, endCachingLoad(from: records) ? takeDependencies(from: records) : [])
+    } catch {
+      if endCachingLoad(from: records) { dropDependencies(from: records) }
+      throw error
+    }
+  }
+
+  /// Records that the cacheable load running on this thread, or in this task, received the
+  /// instance of `feature` for `context` from a request through `branch`, its loader's features.
+  ///
+  /// - Parameter epoch: ``TreeRenewals/epoch`` as read before the request.
+  @usableFromInline
+  func recordReceived<F: Feature>(_ feature: F.Type, context: F.Context, through branch: Branch, epoch: UInt64) {
+    let asyncLoad = cachingLoads == 0 ? AsyncFrame.currentIfAny?.load : nil
+    guard cachingLoads != 0 || asyncLoad != nil,
+      let entry = branch.table.entry(for: FeatureTable.key(feature)), case .serves(let lifetime) = entry.kind,
+      lifetime.isCached
+    else { return }
+    let owner = branch.ancestor(entry.depth)
+    let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
+    let dependency = Dependency(instance: CachedInstance(branch: ObjectIdentifier(owner), key: key), epoch: epoch)
+    if !record(dependency) { _ = asyncLoad?.record(dependency) }
+  }
 }

@@ -36,7 +36,7 @@ struct Renewal {
       let records = branch.existingState?.withLock { $0.held.records } ?? []
       for record in records where record.dependencies.contains(where: isStale) {
         // A load records what it received just before it publishes the instance.
-        guard let instance = branch.forget(record.key) else {
+        guard let instance = ForgottenInstance(forgetting: record.key, in: branch) else {
           isCaching = true
           continue
         }
@@ -61,6 +61,102 @@ struct Renewal {
   }
 }
 
+extension Renewal {
+  /// Renews the instance of `feature` for `context` in the branch that caches it for `branch`,
+  /// with every instance built from it, as ``Features/refresh(_:context:file:line:)`` does.
+  static func refresh<F: Feature>(
+    _ feature: F.Type, context: F.Context, through branch: Branch, at location: SourceLocation
+  ) async throws -> [RenewedInstance] {
+    if let overrides = branch.overrides, overrides.replaces(feature) { return [] }
+    guard let entry = branch.table.entry(for: FeatureTable.key(feature)) else {
+      if let overrides = branch.overrides, overrides.resolvesPlaceholders { return [] }
+      throw FeatureUndefined(feature, in: branch, at: location)
+    }
+    guard case .serves(let lifetime) = entry.kind else {
+      throw FeatureRegistrationConflict(entry.binding.object, in: branch, at: location)
+    }
+    guard lifetime.isCached else {
+      throw FeatureNotRenewable(feature, binding: entry.binding.object, in: branch, at: location)
+    }
+    let owner = branch.ancestor(entry.depth)
+    let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
+    return try await branch.definition.renewals.inTurn {
+      if branch.isClosed { throw branch.closed(.refreshing(feature), at: location) }
+      guard let target = ForgottenInstance(forgetting: key, in: owner) else { return [] }
+      let renewal = await Renewal(target).run(through: Subtree(openFrom: owner), cause: .refresh(location))
+      if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
+      return renewal.renewed
+    }
+  }
+
+  /// Renews an expired instance held in `branch` under `key`, which a request let go of and now
+  /// loads anew: its dependents are forgotten at once, and the teardowns run in a task of their
+  /// own, whose failures are reported.
+  static func renewExpired(_ key: LoadKey, in branch: Branch) {
+    guard let target = ForgottenInstance(forgetting: key, in: branch, isLetGo: true) else { return }
+    var renewal = Renewal(target)
+    // The request that found it expired receives the new instance: a cacheable it loads for is
+    // built on that one, not on the expired one.
+    let renewed = RenewedByRequest(instance: target.instance, epoch: renewal.targetEpoch)
+    let thread = LoadingThread.current
+    if thread.cachingLoads != 0 {
+      thread.renewedByRequest = renewed
+    } else {
+      _ = AsyncFrame.currentIfAny?.load.note(renewed)
+    }
+    let subtree = Subtree(openFrom: branch)
+    renewal.forgetDependents(in: subtree.branches)
+    Task {
+      let ended = await renewal.run(through: subtree, cause: .expired)
+      guard !ended.failures.isEmpty else { return }
+      IssueReporting.report(
+        Diagnostic(describing: TeardownFailed(ended.failures, renewing: branch.path, at: nil)), severity: .failure)
+    }
+  }
+
+  /// Ends this renewal in `subtree`: forgets the dependents it has not found yet (loads in flight
+  /// may still record some), then tears down what it forgot, dependents first.
+  private consuming func run(through subtree: Subtree, cause: RenewalEvent.Cause) async -> Ended {
+    let start = ContinuousClock.now
+    // A load in flight may have received an instance the renewal forgot: once it ends, its record
+    // says so. Loads of this task's own path are not waited for: they wait for this renewal.
+    let frame = AsyncFrame.currentIfAny
+    let ownLoads = frame?.loadsOnPath ?? []
+    repeat {
+      for branch in subtree.branches {
+        for load in branch.loadsInFlight() where !ownLoads.contains(ObjectIdentifier(load)) {
+          await Self.waitForEnd(of: load, as: frame?.load)
+        }
+      }
+    } while forgetDependents(in: subtree.branches)
+    var failures: [TeardownFailed.Failure] = []
+    // A close that these teardowns make of a branch they tear down in must not wait for them.
+    await TreeRenewals.tearingDown(in: Set(forgotten.map(\.instance.branch))) {
+      for forgotten in forgotten.reversed() {
+        if let teardown = forgotten.teardown, let failure = await forgotten.branch.run(teardown) {
+          failures.append(failure)
+        }
+        forgotten.branch.renewalTeardownRan()
+      }
+    }
+    let renewed = forgotten.reversed().map(RenewedInstance.init)
+    subtree.branches[0].definition.observer?.renewed(
+      RenewalEvent(cause: cause, renewed: renewed, start: start, duration: .now - start, failures: failures.count))
+    return Ended(renewed: renewed, failures: failures)
+  }
+
+  /// Waits until `load` ends. A renewal made inside a load (`waiter`, the innermost load of the
+  /// task) waits as that load, through the wait graph: a load that waits, directly or through
+  /// others, for `waiter` cannot end before the renewal does, and is not waited for; one that
+  /// comes to wait for `waiter` meanwhile fails with the cycle.
+  private static func waitForEnd(of load: any LoadInFlight, as waiter: AsyncLoadNode?) async {
+    guard let waiter else { return await load.ended() }
+    if WaitGraph.add(waiter, waitingFor: load, describeLoop: { _ in true }) != nil { return }
+    defer { WaitGraph.remove(waiter, waitingFor: load) }
+    await load.ended()
+  }
+}
+
 /// A cached instance a renewal let go of: where it was, what loaded it, and the teardown the
 /// renewal runs for it instead of its branch's close.
 struct ForgottenInstance: @unchecked Sendable {
@@ -72,4 +168,42 @@ struct ForgottenInstance: @unchecked Sendable {
   /// The instance's context, for a multiton.
   let context: ContextKey?
   let teardown: PendingTeardown?
+}
+
+extension ForgottenInstance {
+  /// Lets go of the instance `branch` caches under `key`, if there is one: from then on no request
+  /// receives it, and the next one loads the feature anew. Its teardown is the renewal's to run.
+  ///
+  /// - Parameter isLetGo: Whether a lookup let go of the held instance already (it expired).
+  init?(forgetting key: LoadKey, in branch: Branch, isLetGo: Bool = false) {
+    guard let entry = branch.table.entry(for: key.tableKey)?.pointer.pointee, entry.depth == 0,
+      case .serves(let lifetime) = entry.kind, lifetime.isCached
+    else { return nil }
+    branch.makePathIfTethered()
+    let multiton =
+      lifetime == .cacheablePerContext
+      ? entry.unitWord.flatMap { branch.unit(word: $0, giveOut: false) }.flatMap {
+        $0.state.anyMultiton as? any RenewableMultiton
+      } : nil
+    let teardown = branch.state.withLock { state -> PendingTeardown?? in
+      var found = isLetGo || state.held.instances.removeValue(forKey: key) != nil
+      // A multiton's instance leaves its lock-free table; its later instances are held here.
+      if !found, let multiton, let context = key.context, multiton.retire(context) {
+        state.held.relocated.insert(key)
+        found = true
+      }
+      if !found, lifetime == .cacheable, let word = entry.unitWord, let unit = branch.unit(word: word, giveOut: false) {
+        found = unit.state.relocate()
+      }
+      guard found else { return nil }
+      state.held.removeRecord(of: key)
+      // Until the renewal ran it (``Branch/renewalTeardownRan()``), a close of the branch waits.
+      state.held.teardownsOfRenewals += 1
+      return .some(state.teardowns.firstIndex { $0.key == key }.map { state.teardowns.remove(at: $0) })
+    }
+    guard let teardown else { return nil }
+    self.init(
+      instance: CachedInstance(branch: ObjectIdentifier(branch), key: key), branch: branch,
+      registration: entry.binding.object.registration, context: key.context, teardown: teardown)
+  }
 }
