@@ -36,7 +36,7 @@ extension Features {
     let branch = try branch(at: location).closeTarget
     // Inlined: a close with nothing to do makes no async call.
     guard let remainder = branch.startClose(at: location) else { return }
-    try await branch.completeClose(remainder, at: location, isolation: isolation)
+    try await remainder.complete(closing: branch, at: location, isolation: isolation)
   }
 
   /// Makes a branch of `scope`, runs `body` with it, and closes it when `body` returns or throws,

@@ -93,7 +93,8 @@ final class BranchProperties: @unchecked Sendable {
         changed = true
       }
       for index in entries.indices {
-        let resolved = Self.source(of: entries[index].key, in: branch, own: state.own) ?? state.defaults[entries[index].key]!
+        let resolved =
+          Self.source(of: entries[index].key, in: branch, own: state.own) ?? state.defaults[entries[index].key]!
         if resolved !== entries[index].box {
           entries[index].box = resolved
           changed = true

@@ -169,7 +169,7 @@ extension Branch {
   /// when this returns, with no plan, no task and no suspension.
   ///
   /// - Returns: `nil` when the close has ended; otherwise what is left of it, for
-  ///   ``completeClose(_:at:isolation:)``: its open descendants first, each after its own
+  ///   ``CloseRemainder/complete(closing:at:isolation:)``: its open descendants first, each after its own
   ///   descendants, then its own instances, newest first, once the loads in flight ended. A second
   ///   close (or a close of a branch an ancestor's close reached) waits for the first one's outcome.
   @usableFromInline
@@ -184,49 +184,6 @@ extension Branch {
       }
     }
     return .run(CloseStep(branch: self, runsTeardowns: true, children: children))
-  }
-
-  /// Ends a close ``startClose(at:)`` began. The caller keeps this branch alive meanwhile.
-  ///
-  /// - Parameter isolation: The caller's actor: the close goes on there.
-  /// - Throws: ``TeardownFailed`` listing every teardown that threw, for the caller that started
-  ///   the close and every caller waiting for it.
-  @usableFromInline
-  func completeClose(_ remainder: CloseRemainder, at site: SourceLocation, isolation: isolated (any Actor)?)
-    async throws
-  {
-    let failures: [TeardownFailed.Failure]
-    switch remainder {
-    case .outcomeOfEarlierClose:
-      failures = await outcomeOfClose()
-    case .run(let plan):
-      // A task of its own, which nobody cancels: a teardown never starts cancelled, even when the
-      // caller's task is cancelled before or during the close.
-      let closing = ClosesInTask(plan, enclosing: ClosesInTask.current)
-      // Called from inside a load this close waits for (an async loader closing its own branch, or
-      // an ancestor), waiting would never end: the close goes on in its task, and ends when the
-      // load does. No caller then gets its outcome, so a teardown that throws is reported.
-      let isWaitedFor = !closing.waitsForTheCurrentTask()
-      let task = Task {
-        let failures = await ClosesInTask.$current.withValue(closing) {
-          // Not waited for, the close is part of no load of the caller's: its requests and closes
-          // must not take the caller's loads for theirs.
-          guard !isWaitedFor else { return await Self.run(plan) }
-          return await AsyncFrame.$current.withValue(nil) {
-            await ClosesInTask.$outsideLoads.withValue([]) { await Self.run(plan) }
-          }
-        }
-        closing.ended()
-        if !isWaitedFor, !failures.isEmpty {
-          IssueReporting.report(
-            Diagnostic(describing: TeardownFailed(failures, closing: self.path, at: site)), severity: .failure)
-        }
-        return failures
-      }
-      guard isWaitedFor else { return }
-      failures = await task.value
-    }
-    if !failures.isEmpty { throw TeardownFailed(failures, closing: path, at: site) }
   }
 
   /// Marks this branch and every descendant that is not closed yet as closed, under their locks,
@@ -273,68 +230,9 @@ extension Branch {
     slowPathFlags.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
   }
 
-  /// Runs a close's plan: each child (with its own children first), then the branch itself.
-  private static func run(_ step: CloseStep) async -> [TeardownFailed.Failure] {
-    var failures: [TeardownFailed.Failure] = []
-    for child in step.children {
-      failures += await run(child)
-      child.branch.anchor.borrow { $0.release() }
-    }
-    guard step.runsTeardowns else {
-      _ = await step.branch.outcomeOfClose()
-      return []
-    }
-    failures += await step.branch.tearDown()
-    step.branch.finishClose(with: failures)
-    return failures
-  }
-
-  /// Waits for the loads in flight here, then runs the teardowns of the instances cached here,
-  /// newest first. A teardown that throws does not stop the others.
-  private func tearDown() async -> [TeardownFailed.Failure] {
-    await waitForLoadsInFlight()
-    // Instances renewals forgot here are theirs to tear down; the close ends after them.
-    await waitForTeardownsOfRenewals()
-    let teardowns = state.withLock { state in
-      defer { state.teardowns = [] }
-      return state.teardowns
-    }
-    var failures: [TeardownFailed.Failure] = []
-    for teardown in teardowns.reversed() {
-      if let failure = await run(teardown) { failures.append(failure) }
-    }
-    definition.observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
-    return failures
-  }
-
-  /// Runs the teardown of an instance cached here, within its time limit, and tells the observer
-  /// and a test container's overrides.
-  ///
-  /// - Returns: Its failure, if it threw or passed its time limit (it is then left running).
-  func run(_ teardown: PendingTeardown) async -> TeardownFailed.Failure? {
-    let observer = definition.observer
-    var failure: (any Error)?
-    let start = observer != nil ? ContinuousClock.now : nil
-    do {
-      let limit = teardown.binding?.lifecycle.teardownTimeLimit
-      guard let outcome = await TimeLimit.run(within: limit, teardown.run) else {
-        throw TeardownTimedOut(limit: limit ?? .zero)
-      }
-      try outcome.get()
-    } catch {
-      failure = error
-    }
-    if let observer, let start {
-      observer.tornDown(TeardownEvent(teardown, branchPath: path, start: start, duration: .now - start, error: failure))
-    }
-    overrides?.tornDown(
-      teardown.feature, implementation: teardown.registration.implementation, in: path, failure: failure)
-    return failure.map { TeardownFailed.Failure(teardown, in: path, cause: $0) }
-  }
-
   /// Waits until no load is in flight here: none can start any more, since the branch is marked
   /// closed, and each that was claimed before ends (and records its teardown) first.
-  private func waitForLoadsInFlight() async {
+  func waitForLoadsInFlight() async {
     for load in loadsInFlight() { await load.ended() }
   }
 
@@ -366,7 +264,7 @@ extension Branch {
   ///   instance forgotten here is left, checked under the lock they are recorded under.
   /// - Returns: Whether the close ended.
   @discardableResult
-  private func finishClose(with failures: [TeardownFailed.Failure], onlyIfNothingToTearDown: Bool = false) -> Bool {
+  func finishClose(with failures: [TeardownFailed.Failure], onlyIfNothingToTearDown: Bool = false) -> Bool {
     let waiters = state.withLock { state -> [CheckedContinuation<[TeardownFailed.Failure], Never>]? in
       if onlyIfNothingToTearDown,
         !state.teardowns.isEmpty || !state.loads.isIdle
@@ -386,7 +284,7 @@ extension Branch {
   /// an ancestor), or for a load the task runs inside (an async loader closing its own branch, or
   /// an ancestor, as it closes). That close cannot end before this returns, and its own caller gets
   /// its outcome.
-  private func outcomeOfClose() async -> [TeardownFailed.Failure] {
+  func outcomeOfClose() async -> [TeardownFailed.Failure] {
     // Read before the lock: a close the task runs ends only after this returns, and one that ended
     // left this branch closed, which the lifecycle answers first.
     let isPartOfTheClose =

@@ -8,8 +8,8 @@ struct PendingTeardown: Sendable {
   let context: (any Sendable)?
   /// What the branch caches the instance under; `nil` for one a test container's `load` made.
   let key: LoadKey?
-  /// Runs the teardown with the instance.
-  let run: @Sendable () async throws -> Void
+  /// Calls the teardown with the instance.
+  private let body: @Sendable () async throws -> Void
 
   /// What tears down `instance`, cached for `context` by `binding`'s loader, which has a teardown.
   init<F: Feature>(of instance: F, context: F.Context?, binding: Binding) {
@@ -21,7 +21,7 @@ struct PendingTeardown: Sendable {
     self.context = context
     // A cacheable's Context is Hashable.
     key = LoadKey(feature: ObjectIdentifier(F.self), context: context.map { ContextKey($0 as! AnyHashable) })
-    run = { try await teardown.run(instance) }
+    body = { try await teardown.run(instance) }
   }
 
   /// What tears down `instance`, which a test container loaded with `registration`'s loader; `nil`
@@ -36,7 +36,7 @@ struct PendingTeardown: Sendable {
     binding = nil
     context = nil
     key = nil
-    run = { try await teardown.run(instance) }
+    body = { try await teardown.run(instance) }
   }
 
   /// `Database (Database.live() at App/Database.swift:8, registered at App/Main.swift:14)`: how
@@ -47,5 +47,30 @@ struct PendingTeardown: Sendable {
     text += " (\(registration.implementation) at \(registration.location)"
     if let binding { text += ", registered at \(binding.site)" }
     return text + ")"
+  }
+
+  /// Runs the teardown of this instance, cached in `branch`, within its time limit, and tells the
+  /// tree's observer and a test container's overrides.
+  ///
+  /// - Returns: Its failure, if it threw or passed its time limit (it is then left running).
+  func run(in branch: Branch) async -> TeardownFailed.Failure? {
+    let observer = branch.definition.observer
+    var failure: (any Error)?
+    let start = observer != nil ? ContinuousClock.now : nil
+    do {
+      let limit = binding?.lifecycle.teardownTimeLimit
+      guard let outcome = await TimeLimit.run(within: limit, body) else {
+        throw TeardownTimedOut(limit: limit ?? .zero)
+      }
+      try outcome.get()
+    } catch {
+      failure = error
+    }
+    let path = branch.path
+    if let observer, let start {
+      observer.tornDown(TeardownEvent(self, branchPath: path, start: start, duration: .now - start, error: failure))
+    }
+    branch.overrides?.tornDown(feature, implementation: registration.implementation, in: path, failure: failure)
+    return failure.map { TeardownFailed.Failure(self, in: path, cause: $0) }
   }
 }

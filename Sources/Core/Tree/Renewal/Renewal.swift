@@ -133,7 +133,7 @@ extension Renewal {
     // A close that these teardowns make of a branch they tear down in must not wait for them.
     await TreeRenewals.tearingDown(in: Set(forgotten.map(\.instance.branch))) {
       for forgotten in forgotten.reversed() {
-        if let teardown = forgotten.teardown, let failure = await forgotten.branch.run(teardown) {
+        if let teardown = forgotten.teardown, let failure = await teardown.run(in: forgotten.branch) {
           failures.append(failure)
         }
         forgotten.branch.renewalTeardownRan()
