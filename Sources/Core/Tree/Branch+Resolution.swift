@@ -97,9 +97,8 @@ extension Branch {
     case .serves(.disposable):
       return try load(feature, context: context, entry: entry, at: location)
     case .serves(.cacheablePerContext):
-      return try ancestor(entry.depth).loadKeyed(
-        feature, context: context, entry: entry, key: LoadKey(feature, context: context, isMultiton: true), at: location
-      )
+      let load = KeyedLoad(feature, context: context, entry: entry.pointer.pointee, in: ancestor(entry.depth))
+      return try load.load(through: entry, at: location)
     case .conflict:
       throw FeatureRegistrationConflict(entry.binding.object, in: self, at: location)
     }
@@ -378,185 +377,22 @@ extension Branch {
     }
   }
 
-  /// ``loadKeyed(_:context:entry:key:at:)`` of a cacheable without a context whose instances this
-  /// branch holds under its lock (they expire, or were renewed), from the inlined load.
+  /// A ``KeyedLoad`` of a cacheable without a context whose instances this branch holds under its
+  /// lock (they expire, or were renewed), or whose loader is async, from the inlined load.
   @usableFromInline
   func loadHeld<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
   ) throws -> F {
-    try loadKeyed(
-      feature, context: context, entry: entry, key: LoadKey(feature: ObjectIdentifier(feature), context: nil),
-      at: location)
-  }
-
-  /// Loads a cacheable once per key, however many requests race for it, through the branch's
-  /// ``LoadTable``: a multiton's instance for one context, or an instance the branch holds under
-  /// its lock (see ``holds(_:entry:in:)``). An expired one is renewed first, with its dependents.
-  ///
-  /// The first request owns the load and runs the loader without holding a lock; the others wait
-  /// for its outcome. A failure is handed to those waiting and not cached.
-  func loadKeyed<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, key: LoadKey,
-    at location: SourceLocation
-  ) throws -> F {
-    let multiton = key.context == nil ? nil : multiton(feature, word: entry.unitWord)
-    if let multiton {
-      if let instance = multiton.cached(context) { return instance }
-      try requireContextEqualToItself(context, of: multiton, entry: entry.pointer.pointee, at: location)
-    }
-    var expired = false
-    if entry.isAsync {
-      // Only the async path loads it: a synchronous request reads what that path cached.
-      let instance = state.withLock {
-        cached(feature, key: key, entry: entry.pointer.pointee, multiton: multiton, context, in: &$0, expired: &expired)
-      }
-      if expired { Renewal.renewExpired(key, in: self) }
-      if let instance { return instance }
-      throw requiresAwait(feature, context: context, entry: entry, at: location)
-    }
-    makePathIfTethered()
-    let thread = LoadingThread.current
-    var instance: F?
-    let claim = state.withLock { state in
-      let isOpen = !isClosed
-      if isOpen {
-        instance = cached(
-          feature, key: key, entry: entry.pointer.pointee, multiton: multiton, context, in: &state, expired: &expired)
-      }
-      return state.loads.claim(key, isOpen: isOpen, isCached: instance != nil) { InFlight(owner: thread) }
-    }
-    // The lookup let an expired instance go: its dependents go now, before a new one loads.
-    if expired { Renewal.renewExpired(key, in: self) }
-    switch claim {
-    case .refused:
-      throw closed(.resolving(feature), at: location)
-    case .cached:
-      return instance!
-    case .join(let load):
-      let box = try wait(
-        for: load as! InFlight, feature, entry: entry, thread: thread, at: location)
-      return UncountedReference.cast(box, to: Box<F>.self).value
-    case .own(let load):
-      let owned = load as! InFlight
-      do {
-        let (instance, dependencies) = try thread.caching {
-          try self.load(feature, context: context, entry: entry, at: location)
-        }
-        state.withLock { state in
-          cache(
-            instance, key: key, context: context, entry: entry.pointer.pointee, multiton: multiton,
-            dependencies: dependencies, in: &state)
-          state.loads.finish(key)
-        }
-        owned.finish(.success(Box(instance)))
-        return instance
-      } catch {
-        _ = state.withLock { $0.loads.finish(key) }
-        owned.finish(.failure(error))
-        throw error
-      }
-    }
-  }
-
-  /// Throws, wrapped as a failed load, when `context` is not equal to itself: `multiton` could
-  /// never find its instance again, and every request would load another.
-  func requireContextEqualToItself<F: Feature>(
-    _ context: F.Context, of multiton: Multiton<F>, entry: FeatureTable.Entry, at location: SourceLocation
-  ) throws {
-    guard !multiton.hashing.equal(context, context) else { return }
-    throw FeatureLoadingFailed(
-      F.self, binding: entry.binding.object,
-      cause: FeatureContextNotEqualToItself(F.self, context: context, at: location), in: self,
-      path: LoadingThread.currentPath, at: location)
-  }
-
-  /// The instance cached under `key`: held here, or in `multiton`'s table. Call under the lock,
-  /// with its `state`; an expired held instance is let go of and `expired` set, for the caller to
-  /// renew it once out of the lock (``renewExpired(_:)``).
-  func cached<F: Feature>(
-    _ feature: F.Type, key: LoadKey, entry: FeatureTable.Entry, multiton: Multiton<F>?,
-    _ context: F.Context, in state: inout State, expired: inout Bool
-  ) -> F? {
-    if holds(key, entry: entry, in: state) { return heldInstance(feature, key: key, in: &state, expired: &expired) }
-    guard let multiton else { return cached(feature, entry: entry) }
-    return multiton.cached(context)
-  }
-
-  /// Caches `instance`, just loaded under `key` from `dependencies`, with its teardown: held here
-  /// if the branch holds the key's instances, otherwise in `multiton`'s table, or in place. Call
-  /// under the lock, with its `state`, after ``makePathIfTethered()``: in the critical section that
-  /// finishes the load, so that a close that finds no load in flight finds the teardown.
-  func cache<F: Feature>(
-    _ instance: F, key: LoadKey, context: F.Context, entry: FeatureTable.Entry, multiton: Multiton<F>?,
-    dependencies: [Dependency], in state: inout State
-  ) {
-    let binding = entry.binding.object
-    if holds(key, entry: entry, in: state) {
-      hold(
-        instance, key: key, context: multiton == nil ? nil : context, binding: binding, dependencies: dependencies,
-        in: &state)
-      return
-    }
-    if let multiton {
-      multiton.lock.withLock { multiton.insert(instance, for: context, in: &$0) }
-    } else {
-      publish(Box(instance), entry: entry)
-    }
-    if entry.hasTeardown {
-      record(PendingTeardown(of: instance, context: multiton == nil ? nil : context, binding: binding), in: &state)
-    }
-    state.held.record(key, dependencies: dependencies)
-  }
-
-  // MARK: Held instances
-
-  /// Records that the instance just cached here under `key` was built from `dependencies`.
-  func recordLoad(_ key: LoadKey, dependencies: [Dependency]) {
-    guard !dependencies.isEmpty else { return }
-    state.withLock { $0.held.record(key, dependencies: dependencies) }
+    try KeyedLoad(feature, context: context, entry: entry.pointer.pointee, in: self).load(through: entry, at: location)
   }
 
   /// Records what the load of `feature` (a cacheable without a context), just cached here,
   /// received on `thread`, from `start` in its records: from the inlined load.
   @usableFromInline
   func recordLoad<F: Feature>(_ feature: F.Type, receivedOn thread: LoadingThread, from start: Int) {
-    recordLoad(
-      LoadKey(feature: ObjectIdentifier(feature), context: nil), dependencies: thread.takeDependencies(from: start))
-  }
-
-  /// Whether the instances of `key` (an entry of this branch's scope) are held under the lock:
-  /// they expire, or were renewed since the first was cached in place. Call under the lock, with
-  /// its `state`.
-  func holds(_ key: LoadKey, entry: FeatureTable.Entry, in state: State) -> Bool {
-    if entry.expires { return true }
-    if key.context != nil { return state.held.relocated.contains(key) }
-    guard let word = entry.unitWord, let unit = unit(word: word, giveOut: false) else { return false }
-    return unit.state.isRelocated
-  }
-
-  /// The instance held under `key` in `state`, unless it expired: an expired one is let go of and
-  /// `expired` set, for the caller to renew it once out of the lock (``renewExpired(_:)``).
-  func heldInstance<F: Feature>(_ feature: F.Type, key: LoadKey, in state: inout State, expired: inout Bool) -> F? {
-    switch state.held.instance(for: key, now: definition.renewals.now) {
-    case .found(let box): return UncountedReference.cast(box, to: Box<F>.self).value
-    case .expired: expired = true
-    case .missing: break
-    }
-    return nil
-  }
-
-  /// Holds `instance`, just loaded under `key`, with its teardown and what it was built from. Call
-  /// under the lock, after ``makePathIfTethered()``.
-  func hold<F: Feature>(
-    _ instance: F, key: LoadKey, context: F.Context?, binding: Binding, dependencies: [Dependency],
-    in state: inout State
-  ) {
-    let now = definition.renewals.now()
-    state.held.instances[key] = HeldInstances.Held(
-      box: Box(instance), loadedAt: now, expiresAt: binding.registration.timeToLive.map { now + $0 })
-    if binding.registration.teardown != nil {
-      record(PendingTeardown(of: instance, context: context, binding: binding), in: &state)
-    }
-    state.held.record(key, dependencies: dependencies)
+    let dependencies = thread.takeDependencies(from: start)
+    guard !dependencies.isEmpty else { return }
+    let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
+    state.withLock { $0.held.record(key, dependencies: dependencies) }
   }
 }

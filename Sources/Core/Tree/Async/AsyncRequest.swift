@@ -96,29 +96,21 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
   /// Resolves a cacheable with an async loader, cached in this request's branch: read where it is
   /// cached, or loaded once.
   private func resolveCached(entry: FeatureTable.Entry) async throws -> F {
-    let isMultiton = entry.kind == .serves(.cacheablePerContext)
-    let multiton = isMultiton ? branch.multiton(F.self, word: entry.unitWord!) : nil
-    if let multiton {
-      if let instance = multiton.cached(context) { return instance }
-      try branch.requireContextEqualToItself(context, of: multiton, entry: entry, at: location)
-    }
-    if !isMultiton, let instance = branch.cached(F.self, entry: entry) { return instance }
-    let key = LoadKey(F.self, context: context, isMultiton: isMultiton)
+    let keyed = KeyedLoad(F.self, context: context, entry: entry, in: branch)
+    if let instance = try keyed.multitonInstance(at: location) { return instance }
+    if keyed.multiton == nil, let instance = branch.cached(F.self, entry: entry) { return instance }
     let path = try checkedPath()
     var expired = false
     var instance: F?
     let claim = branch.state.withLock { state in
       let isOpen = !branch.isClosed
-      if isOpen {
-        instance = branch.cached(
-          F.self, key: key, entry: entry, multiton: multiton, context, in: &state, expired: &expired)
-      }
-      return state.loads.claim(key, isOpen: isOpen, isCached: instance != nil) {
+      if isOpen { instance = keyed.cached(in: &state, expired: &expired) }
+      return state.loads.claim(keyed.key, isOpen: isOpen, isCached: instance != nil) {
         AsyncLoad<F>(step: step, path: path, in: branch)
       }
     }
     // The lookup let an expired instance go: its dependents go now, before a new one loads.
-    if expired { Renewal.renewExpired(key, in: branch) }
+    if expired { Renewal.renewExpired(keyed.key, in: branch) }
     switch claim {
     case .cached:
       return instance!
@@ -126,19 +118,17 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
       throw branch.closed(.resolving(F.self), at: location)
     case .own(let started):
       let load = UncountedReference.cast(started, to: AsyncLoad<F>.self)
-      start(load, key: key, entry: entry, multiton: multiton, path: path)
+      start(load, caching: keyed, path: path)
       return try await value(of: load, for: path?.load, entry: entry)
     case .join(let load):
       return try await value(of: UncountedReference.cast(load, to: AsyncLoad<F>.self), for: path?.load, entry: entry)
     }
   }
 
-  /// Runs `load`, which this request claimed under `key`, in a task of its own, so that no
+  /// Runs `load`, which this request claimed under `keyed`'s key, in a task of its own, so that no
   /// requester's cancellation cancels a load that others wait for; caches what it loads with the
   /// instances it received, and finishes it in the table, in one critical section.
-  private func start(
-    _ load: AsyncLoad<F>, key: LoadKey, entry: FeatureTable.Entry, multiton: Multiton<F>?, path: AsyncFrame?
-  ) {
+  private func start(_ load: AsyncLoad<F>, caching keyed: KeyedLoad<F>, path: AsyncFrame?) {
     let frame = AsyncFrame(step: step, parent: path, load: load)
     // The task holds the branch, so that its loader's features still find it if every requester
     // has gone and dropped it; a tethered branch's ancestors too: this request holds them, so the
@@ -152,17 +142,15 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
       }
       let outcome: Result<F, any Error>
       do {
-        let instance = try await self.load(entry: entry, frame: frame)
+        let instance = try await self.load(entry: keyed.entry, frame: frame)
         branch.makePathIfTethered()
         branch.state.withLock { state in
-          branch.cache(
-            instance, key: key, context: context, entry: entry, multiton: multiton,
-            dependencies: load.dependencies, in: &state)
-          state.loads.finish(key)
+          keyed.cache(instance, dependencies: load.dependencies, in: &state)
+          state.loads.finish(keyed.key)
         }
         outcome = .success(instance)
       } catch {
-        _ = branch.state.withLock { $0.loads.finish(key) }
+        _ = branch.state.withLock { $0.loads.finish(keyed.key) }
         outcome = .failure(error)
       }
       load.finish(outcome)

@@ -1,0 +1,142 @@
+/// The instance of `F` a branch caches under one key of its ``LoadTable``, other than in a unit it
+/// claims without a lock: a multiton's instance for one context, or an instance the branch holds
+/// under its lock (it expires, or was renewed since its first instance was cached in place).
+///
+/// Where such an instance is looked up and cached, and how the synchronous request loads it
+/// (``load(through:at:)``); ``AsyncRequest`` loads it asynchronously through the same lookups.
+struct KeyedLoad<F: Feature>: @unchecked Sendable {
+  // Sendable: immutable; the branch, the multiton and contexts are `Sendable`, and the entry is
+  // the registry's, which never changes.
+  let branch: Branch
+  let entry: FeatureTable.Entry
+  let context: F.Context
+  let key: LoadKey
+  /// The multiton whose lock-free table caches the instance, for a feature cached per context.
+  let multiton: Multiton<F>?
+
+  /// The load of `feature` for `context` in `branch`, whose scope registers it as `entry`.
+  init(_ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, in branch: Branch) {
+    let isMultiton = entry.kind == .serves(.cacheablePerContext)
+    self.branch = branch
+    self.entry = entry
+    self.context = context
+    key = LoadKey(feature, context: context, isMultiton: isMultiton)
+    multiton = isMultiton ? branch.multiton(feature, word: entry.unitWord!) : nil
+  }
+
+  /// The multiton's instance for the context, read without a lock, if it has one.
+  ///
+  /// - Throws: A failed load, when the context is not equal to itself: the multiton could never
+  ///   find its instance again, and every request would load another.
+  func multitonInstance(at location: SourceLocation) throws -> F? {
+    guard let multiton else { return nil }
+    if let instance = multiton.cached(context) { return instance }
+    guard !multiton.hashing.equal(context, context) else { return nil }
+    throw FeatureLoadingFailed(
+      F.self, binding: entry.binding.object,
+      cause: FeatureContextNotEqualToItself(F.self, context: context, at: location), in: branch,
+      path: LoadingThread.currentPath, at: location)
+  }
+
+  /// Loads the instance once, however many requests race for it, through the branch's
+  /// ``LoadTable``. An expired one is renewed first, with its dependents.
+  ///
+  /// The first request owns the load and runs the loader (through `reference`, this load's entry)
+  /// without holding a lock; the others wait for its outcome. A failure is handed to those waiting
+  /// and not cached.
+  func load(through reference: FeatureTable.EntryReference, at location: SourceLocation) throws -> F {
+    if let instance = try multitonInstance(at: location) { return instance }
+    var expired = false
+    if entry.isAsync {
+      // Only the async path loads it: a synchronous request reads what that path cached.
+      let instance = branch.state.withLock { cached(in: &$0, expired: &expired) }
+      if expired { Renewal.renewExpired(key, in: branch) }
+      if let instance { return instance }
+      throw branch.requiresAwait(F.self, context: context, entry: reference, at: location)
+    }
+    branch.makePathIfTethered()
+    let thread = LoadingThread.current
+    var instance: F?
+    let claim = branch.state.withLock { state in
+      let isOpen = !branch.isClosed
+      if isOpen { instance = cached(in: &state, expired: &expired) }
+      return state.loads.claim(key, isOpen: isOpen, isCached: instance != nil) { InFlight(owner: thread) }
+    }
+    // The lookup let an expired instance go: its dependents go now, before a new one loads.
+    if expired { Renewal.renewExpired(key, in: branch) }
+    switch claim {
+    case .refused:
+      throw branch.closed(.resolving(F.self), at: location)
+    case .cached:
+      return instance!
+    case .join(let load):
+      let box = try branch.wait(for: load as! InFlight, F.self, entry: reference, thread: thread, at: location)
+      return UncountedReference.cast(box, to: Box<F>.self).value
+    case .own(let load):
+      let owned = load as! InFlight
+      do {
+        let (instance, dependencies) = try thread.caching {
+          try branch.load(F.self, context: context, entry: reference, at: location)
+        }
+        branch.state.withLock { state in
+          cache(instance, dependencies: dependencies, in: &state)
+          state.loads.finish(key)
+        }
+        owned.finish(.success(Box(instance)))
+        return instance
+      } catch {
+        _ = branch.state.withLock { $0.loads.finish(key) }
+        owned.finish(.failure(error))
+        throw error
+      }
+    }
+  }
+
+  /// The instance cached under the key: held by the branch, in the multiton's table, or in place.
+  /// Call under the branch's lock, with its `state`; an expired held instance is let go of and
+  /// `expired` set, for the caller to renew it once out of the lock
+  /// (``Renewal/renewExpired(_:in:)``).
+  func cached(in state: inout Branch.State, expired: inout Bool) -> F? {
+    if isHeld(in: state) {
+      switch state.held.instance(for: key, now: branch.definition.renewals.now) {
+      case .found(let box): return UncountedReference.cast(box, to: Box<F>.self).value
+      case .expired: expired = true
+      case .missing: break
+      }
+      return nil
+    }
+    guard let multiton else { return branch.cached(F.self, entry: entry) }
+    return multiton.cached(context)
+  }
+
+  /// Caches `instance`, just loaded from `dependencies`, with its teardown: held by the branch if
+  /// it holds the key's instances, otherwise in the multiton's table, or in place. Call under the
+  /// branch's lock, with its `state`, after ``Branch/makePathIfTethered()``: in the critical section
+  /// that finishes the load, so that a close that finds no load in flight finds the teardown.
+  func cache(_ instance: F, dependencies: [Dependency], in state: inout Branch.State) {
+    let binding = entry.binding.object
+    if isHeld(in: state) {
+      let now = branch.definition.renewals.now()
+      state.held.instances[key] = HeldInstances.Held(
+        box: Box(instance), loadedAt: now, expiresAt: binding.registration.timeToLive.map { now + $0 })
+    } else if let multiton {
+      multiton.lock.withLock { multiton.insert(instance, for: context, in: &$0) }
+    } else {
+      branch.publish(Box(instance), entry: entry)
+    }
+    if entry.hasTeardown {
+      let teardown = PendingTeardown(of: instance, context: multiton == nil ? nil : context, binding: binding)
+      branch.record(teardown, in: &state)
+    }
+    state.held.record(key, dependencies: dependencies)
+  }
+
+  /// Whether the branch holds the key's instances under its lock: they expire, or were renewed
+  /// since the first was cached in place. Call under the lock, with its `state`.
+  private func isHeld(in state: Branch.State) -> Bool {
+    if entry.expires { return true }
+    if key.context != nil { return state.held.relocated.contains(key) }
+    guard let word = entry.unitWord, let unit = branch.unit(word: word, giveOut: false) else { return false }
+    return unit.state.isRelocated
+  }
+}
