@@ -251,7 +251,7 @@ extension Branch {
   /// Has the ``LoadTable`` track every load in flight here that claimed a unit (a cacheable
   /// without a context, loaded in place) and that nobody waits for yet.
   func trackUnitLoads() {
-    forEachUnit { _, shape, unit in
+    units.forEach { _, shape, unit in
       guard let instance = shape.instance, unit.state.isClaimed else { return }
       _ = inFlight(of: unit.state, instance.feature)
     }
@@ -321,5 +321,24 @@ extension Branch {
   func waitForTeardownsOfRenewals() async {
     guard let state = existingState, !TreeRenewals.tearsDown(in: self) else { return }
     await state.suspend(until: { $0.held.teardownsOfRenewals == 0 }, waitingIn: \.held.closesWaitingForRenewals)
+  }
+
+  // MARK: Test hooks
+
+  /// A test hook: who waits in this branch now. A test reads it to know that a request or a close
+  /// reached its wait before it asserts that something has not happened yet.
+  ///
+  /// - `requestsForLoads`: requests waiting for the loads in flight here (for an async load, the
+  ///   request that started it too);
+  /// - `closesForLoads`: closes waiting for those loads to end;
+  /// - `closesForTheClose`: closes waiting for the outcome of the close that started first.
+  package var waits: (requestsForLoads: Int, closesForLoads: Int, closesForTheClose: Int) {
+    let loads = loadsInFlight().map(\.waits)
+    let laterCloses =
+      existingState?.withLock { state in
+        guard case .closing(_, let waiters) = state.lifecycle.state else { return 0 }
+        return waiters.count
+      } ?? 0
+    return (loads.reduce(0) { $0 + $1.requests }, loads.reduce(0) { $0 + $1.closes }, laterCloses)
   }
 }

@@ -90,7 +90,7 @@ extension Branch {
     switch entry.kind {
     case .serves(.cacheable):
       let owner = ancestor(entry.depth)
-      if let instance = owner.cached(feature, entry: entry.pointer.pointee) { return instance }
+      if let instance = owner.units.cached(feature, entry: entry.pointer.pointee) { return instance }
       return try owner.loadSlotted(feature, context: context, entry: entry, at: location)
     case .serves(.static):
       return entry.payload.known(as: Box<F>.self).borrow { $0.value }

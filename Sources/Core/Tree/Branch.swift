@@ -56,15 +56,25 @@ package final class Branch: @unchecked Sendable {
   /// Whether this branch is in its parent's list of children; guarded as the sibling links are.
   var isLinked = false
   /// How many units `storage` has room for, in give-out order.
-  private let storedUnitCount: Int32
+  let storedUnitCount: Int32
   /// What this branch caches in place, and its context: see ``BranchStorage``.
   @usableFromInline let storage: BranchStorage
   /// The bytes this branch keeps for cached instances in its own storage: what a branch costs for
   /// its scope's cacheables. A test hook.
   package var unitByteCount: Int { storage.unitBytes - UnitLayout.headerByteCount }
-  /// The units given out after this branch was made. In the anchor (``BranchAnchor/overflow``),
-  /// owned by this branch: its deinit frees the blocks.
-  var overflow: OverflowChain { OverflowChain(word: anchor.borrow { $0.overflow }) }
+  /// ``BranchUnits/unit(word:giveOut:)``, for the inlined load.
+  @usableFromInline
+  func unit(word: SharedWord, giveOut: Bool) -> BranchStorage.Unit? {
+    units.unit(word: word, giveOut: giveOut)
+  }
+
+  /// Every unit this branch has room for: in `storage`, then in the overflow blocks, whose chain
+  /// is in the anchor (``BranchAnchor/overflow``) and owned by this branch: its deinit frees them.
+  var units: BranchUnits {
+    BranchUnits(
+      storage: storage, layout: definition.layout, storedCount: Int(storedUnitCount),
+      overflow: OverflowChain(word: anchor.borrow { $0.overflow }))
+  }
   /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
   @usableFromInline let scopeKey: UInt
   /// The features this branch's loaders receive, made with the branch: loads hand them out
@@ -267,9 +277,7 @@ package final class Branch: @unchecked Sendable {
     endLifecycle()
     defer { lockReference.releaseStored() }
     if hasTypedContext { destroyContext(of: definition.scope) }
-    // No load can be in progress: a load keeps its branch alive.
-    storage.destroyUnits(of: definition.layout, from: 0, count: unitCount)
-    overflow.destroy(definition.layout)
+    units.destroy()
   }
 
   /// The test container's overrides, if this branch is one's.
@@ -374,7 +382,7 @@ package final class Branch: @unchecked Sendable {
   /// The unit of `entry` in the storage of the branch `depth` levels up, if that storage has room
   /// for it: plain pointers all the way, so the walk touches no reference count. `nil` for a unit
   /// not given out yet, or given out after that branch was made (then in an overflow block: see
-  /// ``unit(word:giveOut:)``).
+  /// ``BranchUnits/unit(word:giveOut:)``).
   @inlinable @inline(__always)
   func inlineUnit(up depth: Int, _ entry: FeatureTable.EntryReference) -> BranchStorage.Unit? {
     storage(up: depth).unit(entry)
@@ -394,49 +402,6 @@ package final class Branch: @unchecked Sendable {
     return branch.borrow { $0.storage }
   }
 
-  /// The unit of `word` in this branch: in its storage or an overflow block.
-  ///
-  /// - Parameter giveOut: Whether to give the unit out and make room for it here when needed, as a
-  ///   load does; otherwise `nil` when the branch has none, since nothing was loaded in it.
-  @usableFromInline
-  func unit(word: SharedWord, giveOut: Bool) -> BranchStorage.Unit? {
-    var stored = word.load(ordering: .acquiring)
-    if stored == 0 {
-      guard giveOut else { return nil }
-      let layout = definition.layout
-      stored = layout.giveOut(layout.words.index(of: word))
-    }
-    let offset = Int(stored - 1)
-    if let unit = storage.unitIfStored(at: offset) { return unit }
-    return overflow.unit(at: offset, giveOut: giveOut, layout: definition.layout, firstUnit: unitCount)
-  }
-
-  /// How many units `storage` has room for, in give-out order.
-  var unitCount: Int { Int(storedUnitCount) }
-
-  /// Calls `body` with every unit this branch has room for, in its storage and its overflow
-  /// blocks: its index in give-out order, its shape, and the unit.
-  func forEachUnit(_ body: (Int, UnitLayout.Unit, BranchStorage.Unit) -> Void) {
-    let layout = definition.layout
-    for index in 0..<unitCount {
-      let shape = layout.unit(at: index)
-      body(index, shape, storage.unit(at: shape.offset))
-    }
-    var block = overflow.newest
-    while let current = block {
-      for index in current.firstUnit..<(current.firstUnit + current.unitCount) {
-        let shape = layout.unit(at: index)
-        body(index, shape, current.unit(at: shape.offset)!)
-      }
-      block = current.next
-    }
-  }
-
-  /// The instance of `entry`'s feature loaded in this branch, wherever its unit is.
-  func cached<F: Feature>(_ feature: F.Type, entry: FeatureTable.Entry) -> F? {
-    unit(word: entry.unitWord!, giveOut: false)?.instance(feature, at: entry.instanceOffset)
-  }
-
   /// The instance for `context` of the multiton whose word is `unit`, if loaded: no lock, no cast.
   @inlinable @inline(__always)
   static func cachedMultiton<F: Feature>(
@@ -444,19 +409,6 @@ package final class Branch: @unchecked Sendable {
   ) -> F? {
     guard let multiton = unit.state.existingMultiton(feature) else { return nil }
     return multiton.borrow { $0.cached(context) }
-  }
-
-  /// The multiton of `word`'s unit in this branch, made on first use.
-  func multiton<F: Feature>(_ feature: F.Type, word: SharedWord) -> Multiton<F> {
-    unit(word: word, giveOut: true)!.state.multiton(feature)
-  }
-
-  /// Stores an instance loaded outside the unit protocol: by an async load, which claimed the
-  /// feature under `state`, so nothing else writes this unit.
-  func publish<F: Sendable>(_ box: Box<F>, entry: FeatureTable.Entry) {
-    let unit = unit(word: entry.unitWord!, giveOut: true)!
-    unit.store(box.value, at: entry.instanceOffset)
-    unit.state.publishLoaded()
   }
 
   /// The anchor of the features this branch's loaders receive.
@@ -474,4 +426,37 @@ package final class Branch: @unchecked Sendable {
 
   /// The branch of the root of this tree.
   var root: Branch { parent?.root ?? self }
+}
+
+extension Branch: InvariantChecking {
+  /// Checks what the unsafe code of a branch relies on: its units (see ``BranchUnits``), where its
+  /// context is, and, when quiescent, that no load is in flight and that the lock of its children
+  /// is free. Stress tests call it after their runs; it costs nothing unless called.
+  package func invariantViolations(quiescent: Bool) -> [String] {
+    var violations = units.violations(quiescent: quiescent)
+    if Int(contextOffset) < storage.unitBytes {
+      violations.append("the context at \(contextOffset) overlaps the units")
+    }
+    if hasTypedContext, let alignment = misalignedContext(definition.scope) {
+      violations.append("the context at \(contextOffset) is not aligned to \(alignment)")
+    }
+    if quiescent, anchor.borrow({ $0.isChildrenLocked }) { violations.append("the lock of its children is held") }
+    if quiescent, let loads = existingState?.withLock({ $0.loads.inFlight.count }), loads != 0 {
+      violations.append("\(loads) loads are in flight")
+    }
+    let branch = Diagnostic.render(scope: path.diagnosticSteps, style: .unicode)
+    return violations.map { "\(branch): \($0)" }
+  }
+
+  /// The alignment the context of `scope` needs, if it is not stored so.
+  private func misalignedContext<Scope: FeaturesScope>(_ scope: Scope.Type) -> Int? {
+    storage.isContextAligned(Scope.Context.self, at: contextOffset) ? nil : MemoryLayout<Scope.Context>.alignment
+  }
+
+  /// The addresses of two of the three objects a branch is made of, its own and its anchor's (the
+  /// third, its handle, keeps one word): a test hook, for the sizes `malloc` gives them, which case
+  /// f of the benchmarks counts.
+  package var objectAddresses: (branch: UInt, anchor: UInt) {
+    (UncountedReference(self).address, anchor.address)
+  }
 }

@@ -98,7 +98,7 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
   private func resolveCached(entry: FeatureTable.Entry) async throws -> F {
     let keyed = KeyedLoad(F.self, context: context, entry: entry, in: branch)
     if let instance = try keyed.multitonInstance(at: location) { return instance }
-    if keyed.multiton == nil, let instance = branch.cached(F.self, entry: entry) { return instance }
+    if keyed.multiton == nil, let instance = branch.units.cached(F.self, entry: entry) { return instance }
     let path = try checkedPath()
     var expired = false
     var instance: F?

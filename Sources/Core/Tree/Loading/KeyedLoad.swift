@@ -21,7 +21,7 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
     self.entry = entry
     self.context = context
     key = LoadKey(feature, context: context, isMultiton: isMultiton)
-    multiton = isMultiton ? branch.multiton(feature, word: entry.unitWord!) : nil
+    multiton = isMultiton ? branch.units.multiton(feature, word: entry.unitWord!) : nil
   }
 
   /// The multiton's instance for the context, read without a lock, if it has one.
@@ -105,7 +105,7 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
       }
       return nil
     }
-    guard let multiton else { return branch.cached(F.self, entry: entry) }
+    guard let multiton else { return branch.units.cached(F.self, entry: entry) }
     return multiton.cached(context)
   }
 
@@ -122,7 +122,7 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
     } else if let multiton {
       multiton.lock.withLock { multiton.insert(instance, for: context, in: &$0) }
     } else {
-      branch.publish(Box(instance), entry: entry)
+      branch.units.publish(Box(instance), entry: entry)
     }
     if entry.hasTeardown {
       let teardown = PendingTeardown(of: instance, context: multiton == nil ? nil : context, binding: binding)
@@ -136,7 +136,7 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
   private func isHeld(in state: Branch.State) -> Bool {
     if entry.expires { return true }
     if key.context != nil { return state.held.relocated.contains(key) }
-    guard let word = entry.unitWord, let unit = branch.unit(word: word, giveOut: false) else { return false }
+    guard let word = entry.unitWord, let unit = branch.units.unit(word: word, giveOut: false) else { return false }
     return unit.state.isRelocated
   }
 }

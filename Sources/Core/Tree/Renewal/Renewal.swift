@@ -182,7 +182,7 @@ extension ForgottenInstance {
     branch.makePathIfTethered()
     let multiton =
       lifetime == .cacheablePerContext
-      ? entry.unitWord.flatMap { branch.unit(word: $0, giveOut: false) }.flatMap {
+      ? entry.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) }.flatMap {
         $0.state.anyMultiton as? any RenewableMultiton
       } : nil
     let teardown = branch.state.withLock { state -> PendingTeardown?? in
@@ -192,7 +192,9 @@ extension ForgottenInstance {
         state.held.relocated.insert(key)
         found = true
       }
-      if !found, lifetime == .cacheable, let word = entry.unitWord, let unit = branch.unit(word: word, giveOut: false) {
+      if !found, lifetime == .cacheable, let word = entry.unitWord,
+        let unit = branch.units.unit(word: word, giveOut: false)
+      {
         found = unit.state.relocate()
       }
       guard found else { return nil }
