@@ -50,3 +50,31 @@ public struct FeatureLoadingFailed: DiagnosticError {
     self.diagnostic = diagnostic
   }
 }
+
+extension FeatureLoadingFailed {
+  /// The error a loader's `cause` becomes: a cycle passes through as it is, since it already names
+  /// the whole loop; anything else is wrapped with the diagnostic of the load, the innermost of
+  /// `thread`'s path.
+  @usableFromInline
+  static func loaderThrew<F: Feature>(
+    _ cause: any Error, _ feature: F.Type, entry: FeatureTable.EntryReference, in branch: Branch,
+    thread: LoadingThread, at location: SourceLocation
+  ) -> any Error {
+    if let cycle = cause as? CircularDependency { return cycle }
+    return FeatureLoadingFailed(
+      feature, binding: entry.binding.object, cause: cause, in: branch, path: Array(thread.frames.dropLast()),
+      at: location)
+  }
+
+  /// The error of a request that waited for another request's load, which failed with `failure`:
+  /// the same cause, with this request's own site and path (a cycle stays as it is).
+  static func waitedFor<F: Feature>(
+    _ feature: F.Type, binding: Binding, failure: any Error, in branch: Branch, path: [LoadStep],
+    at location: SourceLocation
+  ) -> any Error {
+    // A cycle already names the whole loop, and reaches every request as it is.
+    if failure is CircularDependency { return failure }
+    let cause = (failure as? FeatureLoadingFailed).flatMap { $0.feature == feature ? $0.cause : nil } ?? failure
+    return FeatureLoadingFailed(feature, binding: binding, cause: cause, in: branch, path: path, at: location)
+  }
+}

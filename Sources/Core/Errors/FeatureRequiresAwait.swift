@@ -48,3 +48,20 @@ public struct FeatureRequiresAwait: DiagnosticError {
     such as `static func main() async throws` of an `@main` type
     """
 }
+
+extension FeatureRequiresAwait {
+  /// The error of a synchronous request through `branch` that would have to run the async loader
+  /// of `entry`.
+  ///
+  /// When the task is inside the async load of this very request (an async loader awaited a
+  /// feature whose synchronous loader requests it back), awaiting could never help: that is a
+  /// cycle, reported with the whole path.
+  @usableFromInline
+  static func orCycle<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, in branch: Branch,
+    at location: SourceLocation
+  ) -> any Error {
+    if let cycle = AsyncFrame.cycle(feature, context: context, in: branch, at: location) { return cycle }
+    return FeatureRequiresAwait(feature, binding: entry.binding.object, in: branch, at: location)
+  }
+}

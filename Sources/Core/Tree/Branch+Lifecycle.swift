@@ -253,7 +253,7 @@ extension Branch {
   func trackUnitLoads() {
     units.forEach { _, shape, unit in
       guard let instance = shape.instance, unit.state.isClaimed else { return }
-      _ = inFlight(of: unit.state, instance.feature)
+      _ = unit.state.inFlight(instance.feature, tracking: state)
     }
   }
 

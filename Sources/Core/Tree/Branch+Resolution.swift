@@ -113,7 +113,9 @@ extension Branch {
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation,
     thread: UncountedReference<LoadingThread>? = nil
   ) throws -> F {
-    if entry.isAsync { throw requiresAwait(feature, context: context, entry: entry, at: location) }
+    if entry.isAsync {
+      throw FeatureRequiresAwait.orCycle(feature, context: context, entry: entry, in: self, at: location)
+    }
     // An observed tree's loads take a path of their own: an unobserved load pays this one branch.
     if definition.isObserved { return try observedLoad(feature, context: context, entry: entry, at: location) }
     return try loadUnobserved(feature, context: context, entry: entry, at: location, thread: thread)
@@ -168,48 +170,11 @@ extension Branch {
               return try Features.withCurrentInTask(loaderFeatures) { try loader(context, loaderFeatures) }
             }
           } catch {
-            throw loadingFailed(feature, entry: entry, cause: error, thread: thread, at: location)
+            throw FeatureLoadingFailed.loaderThrew(error, feature, entry: entry, in: self, thread: thread, at: location)
           }
         }
       }
     }
-  }
-
-  /// The error of a synchronous request that would have to run an async loader.
-  ///
-  /// When the task is inside the async load of this very request (an async loader awaited a
-  /// feature whose synchronous loader requests it back), awaiting could never help: that is a
-  /// cycle, reported with the whole path.
-  @usableFromInline
-  func requiresAwait<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
-  ) -> any Error {
-    if let cycle = AsyncFrame.cycle(feature, context: context, in: self, at: location) { return cycle }
-    return FeatureRequiresAwait(feature, binding: entry.binding.object, in: self, at: location)
-  }
-
-  /// The error a failed loader becomes: a cycle passes through as it is, since it already names
-  /// the whole loop; anything else is wrapped with this load's diagnostic.
-  @usableFromInline
-  func loadingFailed<F: Feature>(
-    _ feature: F.Type, entry: FeatureTable.EntryReference, cause: any Error, thread: LoadingThread,
-    at location: SourceLocation
-  ) -> any Error {
-    if let cycle = cause as? CircularDependency { return cycle }
-    return FeatureLoadingFailed(
-      feature, binding: entry.binding.object, cause: cause, in: self,
-      path: Array(thread.frames.dropLast()), at: location)
-  }
-
-  /// The error of a request that waited for another request's load, which failed with `failure`:
-  /// the same cause, with this request's own site and path (a cycle stays as it is).
-  func waitedForFailedLoad<F: Feature>(
-    _ feature: F.Type, binding: Binding, failure: any Error, path: [LoadStep], at location: SourceLocation
-  ) -> any Error {
-    // A cycle already names the whole loop, and reaches every request as it is.
-    if failure is CircularDependency { return failure }
-    let cause = (failure as? FeatureLoadingFailed).flatMap { $0.feature == feature ? $0.cause : nil } ?? failure
-    return FeatureLoadingFailed(feature, binding: binding, cause: cause, in: self, path: path, at: location)
   }
 
   /// ``loadSlotted(_:context:entry:at:)`` in the branch `depth` levels up.
@@ -230,7 +195,7 @@ extension Branch {
   ///
   /// The first request claims the empty slot with a compare-and-exchange, runs the loader without
   /// holding any lock, and publishes the instance with an exchange. A request that finds the slot
-  /// claimed waits for that load, or finds a cycle (see ``waitForSlot(_:_:entry:found:thread:at:)``).
+  /// claimed waits for that load, or finds a cycle (see ``waitForLoad(_:of:owner:entry:thread:at:)``).
   /// Specialised for `F` (the first request of every cacheable takes it), with the rare paths out
   /// of line.
   @inlinable
@@ -270,7 +235,7 @@ extension Branch {
     // that started before is seen here (both are sequentially consistent).
     if isClosed {
       let error = closed(resolving: feature, at: location)
-      settle(unitState, of: feature, loaded: false, outcome: .failure(error))
+      unitState.finishLoad(of: feature, loaded: false, in: self, outcome: .failure(error))
       throw error
     }
     let instance: F
@@ -279,7 +244,7 @@ extension Branch {
       instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
     } catch {
       thread.borrow { if $0.endCachingLoad(from: records) { $0.dropDependencies(from: records) } }
-      settle(unitState, of: feature, loaded: false, outcome: .failure(error))
+      unitState.finishLoad(of: feature, loaded: false, in: self, outcome: .failure(error))
       throw error
     }
     unit.store(instance, at: entry.instanceOffset)
@@ -289,33 +254,8 @@ extension Branch {
     thread.borrow {
       if $0.endCachingLoad(from: records) { recordLoad(feature, receivedOn: $0, from: records) }
     }
-    settle(unitState, of: feature, loaded: true, outcome: .success(self))  // waiters read the unit again
+    unitState.finishLoad(of: feature, loaded: true, in: self, outcome: .success(self))  // waiters read the unit again
     return instance
-  }
-
-  /// Ends the load of `unit`, `feature`'s: publishes the instance (or empties the unit after a
-  /// failure, which is not cached), and hands the outcome to the requests waiting for it.
-  @usableFromInline
-  func settle(
-    _ unit: UnitState, of feature: any Feature.Type, loaded: Bool,
-    outcome: @autoclosure () -> Result<AnyObject, any Error>
-  ) {
-    guard loaded else {
-      // A failure empties the unit, which another request may claim at once, and be waited for
-      // under the same key: the unit is emptied and this load's waiters taken in one critical
-      // section, so that they are never confused with the next load's.
-      let inFlight = state.withLock { state -> (any LoadInFlight)? in
-        guard unit.settle(loaded: false) else { return nil }
-        return state.loads.finish(LoadKey(feature: ObjectIdentifier(feature), context: nil))
-      }
-      (inFlight as? InFlight)?.finish(outcome())
-      return
-    }
-    // A loaded unit is never claimed again, so no other load can be waited for under its key.
-    guard unit.settle(loaded: true) else { return }
-    // A waiter marked the load and tracked it in the table under the lock, in one critical section.
-    let inFlight = state.withLock { $0.loads.finish(LoadKey(feature: ObjectIdentifier(feature), context: nil)) }
-    (inFlight as? InFlight)?.finish(outcome())
   }
 
   /// Waits for the load of `owner` that claimed `unit`.
@@ -333,48 +273,8 @@ extension Branch {
     if owner == reference {
       throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
     }
-    guard let inFlight = inFlight(of: unit, feature) else { return }
-    _ = try wait(for: inFlight, feature, entry: entry, thread: thread, at: location)
-  }
-
-  /// Blocks `thread` until `inFlight`, a load of `feature` that another request owns, ends.
-  ///
-  /// - Returns: What the load hands its waiters: a `Box<F>` of the instance, or, for a unit's load,
-  ///   the branch (the waiter reads the unit again).
-  /// - Throws: The load's failure, with this request's site and path, or the cycle that waiting
-  ///   would close.
-  func wait<F: Feature>(
-    for inFlight: InFlight, _ feature: F.Type, entry: FeatureTable.EntryReference, thread: LoadingThread,
-    at location: SourceLocation
-  ) throws -> AnyObject {
-    switch inFlight.wait(as: thread) {
-    case .finished(.success(let outcome)):
-      return outcome
-    case .finished(.failure(let error)):
-      throw waitedForFailedLoad(
-        feature, binding: entry.binding.object, failure: error, path: thread.frames, at: location)
-    case .deadlock(let ownerFrames):
-      throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: self, at: location)
-    }
-  }
-
-  /// The load in progress in `unit`, `feature`'s, marked waited and tracked in the branch's
-  /// ``LoadTable`` for its owner to finish when it ends; `nil` when it ended meanwhile. What a
-  /// request, or a close, waits for.
-  func inFlight(of unit: UnitState, _ feature: any Feature.Type) -> InFlight? {
-    let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
-    return state.withLock { state -> InFlight? in
-      switch unit.markWaited() {
-      case .ended:
-        return nil
-      case .alreadyWaited:
-        return state.loads.inFlight(of: key) as? InFlight
-      case .marked(let owner):
-        let inFlight = InFlight(owner: owner.object)
-        state.loads.track(key, inFlight)
-        return inFlight
-      }
-    }
+    guard let inFlight = unit.inFlight(feature, tracking: state) else { return }
+    _ = try inFlight.outcome(of: feature, waitingAs: thread, binding: entry.binding.object, in: self, at: location)
   }
 
   /// A ``KeyedLoad`` of a cacheable without a context whose instances this branch holds under its

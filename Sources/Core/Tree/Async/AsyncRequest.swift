@@ -180,8 +180,9 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
     case .failure(.cancelled(let error)):
       throw error
     case .failure(.loading(let failure)):
-      throw branch.waitedForFailedLoad(
-        F.self, binding: entry.binding.object, failure: failure, path: LoadingThread.currentPath, at: location)
+      throw FeatureLoadingFailed.waitedFor(
+        F.self, binding: entry.binding.object, failure: failure, in: branch, path: LoadingThread.currentPath,
+        at: location)
     }
   }
 

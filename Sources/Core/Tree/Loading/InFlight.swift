@@ -62,6 +62,30 @@ final class InFlight: WaitGraph.Node, @unchecked Sendable {
   }
 }
 
+extension InFlight {
+  /// Blocks `thread` until this load of `feature` (registered as `binding`), which another request
+  /// through `branch` owns, ends.
+  ///
+  /// - Returns: What the load hands its waiters: a `Box<F>` of the instance, or, for a unit's load,
+  ///   the branch (the waiter reads the unit again).
+  /// - Throws: The load's failure, with this request's site and path, or the cycle that waiting
+  ///   would close.
+  func outcome<F: Feature>(
+    of feature: F.Type, waitingAs thread: LoadingThread, binding: Binding, in branch: Branch,
+    at location: SourceLocation
+  ) throws -> AnyObject {
+    switch wait(as: thread) {
+    case .finished(.success(let outcome)):
+      return outcome
+    case .finished(.failure(let error)):
+      throw FeatureLoadingFailed.waitedFor(
+        feature, binding: binding, failure: error, in: branch, path: thread.frames, at: location)
+    case .deadlock(let ownerFrames):
+      throw CircularDependency(ownerFrames + thread.frames, closingWith: feature, in: branch, at: location)
+    }
+  }
+}
+
 extension Lock {
   /// Suspends until `ended` holds of the state, without blocking a thread: the continuation waits
   /// in `waiters`, which whoever ends it resumes (under the lock, after making `ended` hold).

@@ -52,7 +52,7 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
       let instance = branch.state.withLock { cached(in: &$0, expired: &expired) }
       if expired { Renewal.renewExpired(key, in: branch) }
       if let instance { return instance }
-      throw branch.requiresAwait(F.self, context: context, entry: reference, at: location)
+      throw FeatureRequiresAwait.orCycle(F.self, context: context, entry: reference, in: branch, at: location)
     }
     branch.makePathIfTethered()
     let thread = LoadingThread.current
@@ -70,7 +70,8 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
     case .cached:
       return instance!
     case .join(let load):
-      let box = try branch.wait(for: load as! InFlight, F.self, entry: reference, thread: thread, at: location)
+      let box = try (load as! InFlight).outcome(
+        of: F.self, waitingAs: thread, binding: entry.binding.object, in: branch, at: location)
       return UncountedReference.cast(box, to: Box<F>.self).value
     case .own(let load):
       let owned = load as! InFlight

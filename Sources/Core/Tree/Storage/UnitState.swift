@@ -169,6 +169,55 @@ struct UnitState {
 }
 
 extension UnitState {
+  /// Ends the load of `feature` that claimed this unit: publishes the instance (or empties the
+  /// unit after a failure, which is not cached), and hands the outcome to the requests waiting for
+  /// it, whose ``InFlight`` is in `branch`'s ``LoadTable`` under the key of `feature`.
+  @usableFromInline
+  func finishLoad(
+    of feature: any Feature.Type, loaded: Bool, in branch: Branch,
+    outcome: @autoclosure () -> Result<AnyObject, any Error>
+  ) {
+    let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
+    let state = branch.state
+    guard loaded else {
+      // A failure empties the unit, which another request may claim at once, and be waited for
+      // under the same key: the unit is emptied and this load's waiters taken in one critical
+      // section, so that they are never confused with the next load's.
+      let inFlight = state.withLock { state -> (any LoadInFlight)? in
+        guard settle(loaded: false) else { return nil }
+        return state.loads.finish(key)
+      }
+      (inFlight as? InFlight)?.finish(outcome())
+      return
+    }
+    // A loaded unit is never claimed again, so no other load can be waited for under its key.
+    guard settle(loaded: true) else { return }
+    // A waiter marked the load and tracked it in the table under the lock, in one critical section.
+    let inFlight = state.withLock { $0.loads.finish(key) }
+    (inFlight as? InFlight)?.finish(outcome())
+  }
+
+  /// The load of `feature` in progress in this unit, marked waited and tracked in `state`, the
+  /// branch's ``LoadTable``, for its owner to finish when it ends; `nil` when it ended meanwhile.
+  /// What a request, or a close, waits for.
+  func inFlight(_ feature: any Feature.Type, tracking state: Lock<Branch.State>) -> InFlight? {
+    let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
+    return state.withLock { state -> InFlight? in
+      switch markWaited() {
+      case .ended:
+        return nil
+      case .alreadyWaited:
+        return state.loads.inFlight(of: key) as? InFlight
+      case .marked(let owner):
+        let inFlight = InFlight(owner: owner.object)
+        state.loads.track(key, inFlight)
+        return inFlight
+      }
+    }
+  }
+}
+
+extension UnitState {
   /// Stops a debug build whose unit word holds what no transition makes: run after each
   /// transition off the inlined path. A release build checks nothing.
   func checkInDebugBuilds() {
