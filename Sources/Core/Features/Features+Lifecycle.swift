@@ -119,37 +119,37 @@ extension Features {
 
   /// Runs `load`, which does not go through the branch's table (a test container's
   /// `features.load(...)`), as one of the branch's loads: it fails on a closed branch, and a close
-  /// that starts meanwhile waits for it, then tears down the teardown `load` records.
+  /// that starts meanwhile waits for it, then tears down what it loaded.
   ///
-  /// - Parameter load: Loads the instance, and records its teardown with
-  ///   ``Branch/recordTeardown(_:loadedBy:)``.
+  /// - Parameter registration: What loaded the instance: its teardown, if it has one, runs when
+  ///   the branch closes.
   package func loadOutsideTable<F: Feature>(
-    _ feature: F.Type, at location: SourceLocation, _ load: (Branch) throws -> F
+    _ feature: F.Type, tornDownBy registration: Registration?, at location: SourceLocation, _ load: () throws -> F
   ) throws -> F {
     try withBranch(at: location) { branch in
-      let tracked = try branch.beginOutsideLoad(feature, at: location)
-      let outcome = Result { try load(branch) }
-      branch.endOutsideLoad(tracked, outcome)
+      let tracked = try AsyncLoad<F>.outsideTable(in: branch, at: location)
+      let outcome = Result { try load() }
+      tracked.endOutsideTable(in: branch, outcome, tornDownBy: registration)
       return try outcome.get()
     }
   }
 
-  /// ``loadOutsideTable(_:at:_:)`` for an async load.
+  /// ``loadOutsideTable(_:tornDownBy:at:_:)`` for an async load.
   package func loadOutsideTable<F: Feature>(
-    _ feature: F.Type, at location: SourceLocation, _ load: (Branch) async throws -> F
+    _ feature: F.Type, tornDownBy registration: Registration?, at location: SourceLocation,
+    _ load: () async throws -> F
   ) async throws -> F {
     try await withBranch(at: location) { branch in
-      let tracked = try branch.beginOutsideLoad(feature, at: location)
+      let tracked = try AsyncLoad<F>.outsideTable(in: branch, at: location)
+      let outcome: Result<F, any Error>
       do {
-        let instance = try await ClosesInTask.$outsideLoads.withValue(
-          ClosesInTask.outsideLoads + [tracked]
-        ) { try await load(branch) }
-        branch.endOutsideLoad(tracked, .success(instance))
-        return instance
+        outcome = .success(
+          try await ClosesInTask.$outsideLoads.withValue(ClosesInTask.outsideLoads + [tracked]) { try await load() })
       } catch {
-        branch.endOutsideLoad(tracked, .failure(error))
-        throw error
+        outcome = .failure(error)
       }
+      tracked.endOutsideTable(in: branch, outcome, tornDownBy: registration)
+      return try outcome.get()
     }
   }
 }

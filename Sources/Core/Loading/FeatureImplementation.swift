@@ -116,3 +116,16 @@ extension FeatureLoader {
     )
   }
 }
+
+extension FeatureImplementation {
+  /// What a test container tears down an instance of this type with, once it made one
+  /// (`features.load(Self.self)`): `nil` unless the feature is cacheable and the type has a
+  /// ``teardown``.
+  package static func testTeardown(at location: SourceLocation) -> Registration? {
+    guard Implemented.self is any CacheableFeature.Type, teardown != nil else { return nil }
+    let loader = FeatureLoader(
+      .cacheable, of: Implemented.self, implementation: .type(Self.self), location: location,
+      load: { context, features in try Self(context: context, features: features).instance }, teardown: teardown)
+    return loader.registration
+  }
+}

@@ -15,6 +15,29 @@ extension ScopeDefinition {
     }
   }
 
+  /// The definition of a branch of `scope` below `branch`, whose definition this is: the one this
+  /// scope defines, else the nearest ancestor's, derived below this one.
+  ///
+  /// A definition determines its ancestors' (it is derived below one definition only), so what
+  /// the walk finds is derived once per definition and kept here.
+  ///
+  /// - Throws: ``FeaturesScopeUndefined`` when no scope on `branch`'s path defines `scope`, unless
+  ///   the branch is a test container's, where any scope may be branched, resolving to
+  ///   placeholders.
+  func childDefinition(_ scope: any FeaturesScope.Type, below branch: Branch, at location: SourceLocation) throws
+    -> ScopeDefinition
+  {
+    if let defined = child(scope) { return defined }
+    if let derived = derivedChild(FeatureTable.key(scope)) { return derived }
+    var ancestor = branch.parent
+    while let current = ancestor {
+      if let defined = current.definition.child(scope) { return derived(from: defined) }
+      ancestor = current.parent
+    }
+    if branch.overrides?.resolvesPlaceholders == true { return undefinedChild(scope) }
+    throw FeaturesScopeUndefined(branching: scope, from: branch, at: location)
+  }
+
   /// The definition of the scope keyed `key` derived below this one, if a branch derived it.
   func derivedChild(_ key: UInt) -> ScopeDefinition? {
     Self.find(key, from: derivedHead.load()?.object)

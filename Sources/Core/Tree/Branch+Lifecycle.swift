@@ -91,38 +91,16 @@ extension Branch {
 
   // MARK: Recording teardowns
 
-  /// Records an instance just cached here whose loader has a teardown, before its load ends.
+  /// Records an instance just cached here in its unit whose loader has a teardown, before its load
+  /// ends.
   @usableFromInline
-  func recordTeardown<F: Feature>(_ instance: F, context: F.Context?, entry: FeatureTable.EntryReference) {
-    recordTeardown(instance, context: context, binding: entry.binding)
-  }
-
-  /// ``recordTeardown(_:context:entry:)`` with the entry's binding.
-  func recordTeardown<F: Feature>(_ instance: F, context: F.Context?, binding: UncountedReference<Binding>) {
-    recordTeardown(PendingTeardown(of: instance, context: context, binding: binding.object))
+  func recordTeardown<F: Feature>(_ instance: F, entry: FeatureTable.EntryReference) {
+    recordTeardown(PendingTeardown(of: instance, context: nil, binding: entry.binding.object))
   }
 
   /// Records an instance to tear down when this branch closes: a loaded one, or one a test
   /// container's `load` made.
-  package func recordTeardown<F: Feature>(_ instance: F, loadedBy registration: Registration) {
-    guard let teardown = PendingTeardown(of: instance, loadedBy: registration) else { return }
-    recordTeardown(teardown)
-  }
-
-  /// Records `instance` of an implementation type a test container made (`features.load(...)`), to
-  /// be torn down with the type's ``FeatureImplementation/teardown``, if the feature is cacheable
-  /// and the type has one.
-  package func recordTeardown<I: FeatureImplementation>(
-    of implementation: I.Type, instance: I.Implemented, at location: SourceLocation
-  ) {
-    guard I.Implemented.self is any CacheableFeature.Type, I.teardown != nil else { return }
-    let loader = FeatureLoader(
-      .cacheable, of: I.Implemented.self, implementation: .type(I.self), location: location,
-      load: { _, _ in instance }, teardown: I.teardown)
-    recordTeardown(instance, loadedBy: loader.registration)
-  }
-
-  private func recordTeardown(_ teardown: PendingTeardown) {
+  func recordTeardown(_ teardown: PendingTeardown) {
     makePathIfTethered()
     state.withLock { record(teardown, in: &$0) }
   }
@@ -139,27 +117,6 @@ extension Branch {
   /// ancestors until their deinit ends.
   func makePathIfTethered() {
     if isTethered { _ = path }
-  }
-
-  // MARK: Loads outside the table
-
-  /// Starts a load that does not go through this branch's table (a test container's
-  /// `features.load(...)`) as one of its loads in flight: a close that starts meanwhile waits for
-  /// it, then tears down what it recorded.
-  ///
-  /// - Throws: ``FeaturesClosed`` once the branch started closing.
-  func beginOutsideLoad<F: Feature>(_ feature: F.Type, at location: SourceLocation) throws -> AsyncLoad<F> {
-    let load = AsyncLoad<F>(step: nil, path: nil, in: self)
-    let key = LoadKey(outsideLoad: load)
-    let claim = state.withLock { $0.loads.claim(key, isOpen: !isClosed, isCached: false) { load } }
-    guard case .own = claim else { throw closed(.resolving(feature), at: location) }
-    return load
-  }
-
-  /// Ends a load ``beginOutsideLoad(_:at:)`` started, once it recorded its teardown.
-  func endOutsideLoad<F: Feature>(_ load: AsyncLoad<F>, _ outcome: Result<F, any Error>) {
-    _ = state.withLock { $0.loads.finish(LoadKey(outsideLoad: load)) }
-    load.finish(outcome)
   }
 
   // MARK: Closing

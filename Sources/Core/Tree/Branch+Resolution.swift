@@ -250,7 +250,7 @@ extension Branch {
     unit.store(instance, at: entry.instanceOffset)
     // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
     // renewal what the instance was built from.
-    if entry.hasTeardown { recordTeardown(instance, context: nil, entry: entry) }
+    if entry.hasTeardown { recordTeardown(instance, entry: entry) }
     thread.borrow {
       if $0.endCachingLoad(from: records) { recordLoad(feature, receivedOn: $0, from: records) }
     }

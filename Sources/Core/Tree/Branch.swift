@@ -167,7 +167,7 @@ package final class Branch: @unchecked Sendable {
   ) throws -> UncountedReference<Branch> {
     if isClosed { throw closed(.branching(scope), at: location) }
     let child = Branch(
-      definition: try childDefinition(scope, at: location), parent: UncountedReference(self),
+      definition: try definition.childDefinition(scope, below: self, at: location), parent: UncountedReference(self),
       holdsParent: holdsParent, path: nil, overrides: overridesObject, context: context)
     return UncountedReference.retaining(child)
   }
@@ -184,31 +184,6 @@ package final class Branch: @unchecked Sendable {
     guard child.borrow({ $0.isClosed }) else { return }
     child.release()
     throw closed(.branching(scope), at: location)
-  }
-
-  /// The definition of `scope` below this branch's: the one its scope defines, else the nearest
-  /// ancestor's, derived below this branch's definition.
-  private func childDefinition(_ scope: any FeaturesScope.Type, at location: SourceLocation) throws -> ScopeDefinition {
-    if let defined = definition.child(scope) { return defined }
-    return try inheritedDefinition(scope, at: location)
-  }
-
-  /// The definition of `scope`, defined by an ancestor's scope, below this branch's.
-  ///
-  /// A definition determines its ancestors' (it is derived below one definition only), so what
-  /// the walk finds is derived once per definition and kept there.
-  private func inheritedDefinition(_ scope: any FeaturesScope.Type, at location: SourceLocation) throws
-    -> ScopeDefinition
-  {
-    if let derived = definition.derivedChild(FeatureTable.key(scope)) { return derived }
-    var ancestor = parent
-    while let branch = ancestor {
-      if let defined = branch.definition.child(scope) { return definition.derived(from: defined) }
-      ancestor = branch.parent
-    }
-    // A test container has no registry: any scope may be branched, resolving to placeholders.
-    if overrides?.resolvesPlaceholders == true { return definition.undefinedChild(scope) }
-    throw FeaturesScopeUndefined(branching: scope, from: self, at: location)
   }
 
   /// The layout of a branch's context.

@@ -35,11 +35,7 @@ extension Features {
       throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
     // Fails on released or closed features, as requests do; a close waits for it.
-    return try loadOutsideTable(F.self, at: location) { branch in
-      let instance = try load(context, self)
-      branch.recordTeardown(instance, loadedBy: loader.registration)
-      return instance
-    }
+    return try loadOutsideTable(F.self, tornDownBy: loader.registration, at: location) { try load(context, self) }
   }
 
   /// Runs a loader under test, synchronous or `async`, against these features, with a context.
@@ -64,15 +60,12 @@ extension Features {
   ) async throws -> F {
     let location = SourceLocation(fileID: file, line: line)
     TestReporter.install(at: location)
-    return try await loadOutsideTable(F.self, at: location) { branch in
-      let instance: F
+    return try await loadOutsideTable(F.self, tornDownBy: loader.registration, at: location) {
       switch loader.registration.payload {
-      case let load as Loader<F>: instance = try load(context, self)
-      case let load as AsyncLoader<F>: instance = try await load.load(context, self)
+      case let load as Loader<F>: return try load(context, self)
+      case let load as AsyncLoader<F>: return try await load.load(context, self)
       default: throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
       }
-      branch.recordTeardown(instance, loadedBy: loader.registration)
-      return instance
     }
   }
 
@@ -166,10 +159,8 @@ extension Features {
   ) throws -> I.Implemented {
     let location = SourceLocation(fileID: file, line: line)
     TestReporter.install(at: location)
-    return try loadOutsideTable(I.Implemented.self, at: location) { branch in
-      let instance = try I(context: context, features: self).instance
-      branch.recordTeardown(of: implementation, instance: instance, at: location)
-      return instance
+    return try loadOutsideTable(I.Implemented.self, tornDownBy: I.testTeardown(at: location), at: location) {
+      try I(context: context, features: self).instance
     }
   }
 

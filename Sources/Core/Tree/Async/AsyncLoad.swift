@@ -83,3 +83,30 @@ final class AsyncLoad<F: Feature>: AsyncLoadNode, @unchecked Sendable {
     }
   }
 }
+
+extension AsyncLoad {
+  /// Starts a load that does not go through `branch`'s table (a test container's
+  /// `features.load(...)`) as one of its loads in flight: a close that starts meanwhile waits for
+  /// it, then tears down what it loaded.
+  ///
+  /// - Throws: ``FeaturesClosed`` once the branch started closing.
+  static func outsideTable(in branch: Branch, at location: SourceLocation) throws -> AsyncLoad<F> {
+    let load = AsyncLoad<F>(step: nil, path: nil, in: branch)
+    let key = LoadKey(outsideLoad: load)
+    let claim = branch.state.withLock { $0.loads.claim(key, isOpen: !branch.isClosed, isCached: false) { load } }
+    guard case .own = claim else { throw branch.closed(.resolving(F.self), at: location) }
+    return load
+  }
+
+  /// Ends a load ``outsideTable(in:at:)`` started in `branch`, first recording the teardown of
+  /// `registration`, if it has one, for what it loaded.
+  func endOutsideTable(in branch: Branch, _ outcome: Result<F, any Error>, tornDownBy registration: Registration?) {
+    if case .success(let instance) = outcome, let registration,
+      let teardown = PendingTeardown(of: instance, loadedBy: registration)
+    {
+      branch.recordTeardown(teardown)
+    }
+    _ = branch.state.withLock { $0.loads.finish(LoadKey(outsideLoad: self)) }
+    finish(outcome)
+  }
+}

@@ -84,7 +84,7 @@ final class ClosesInTask: Sendable {
     return loads + outsideLoads
   }
 
-  /// The loads outside the table (``Branch/beginOutsideLoad(_:at:)``) the current task runs inside,
+  /// The loads outside the table (``AsyncLoad/outsideTable(in:at:)``) the current task runs inside,
   /// which have no frame on its async path.
   @TaskLocal static var outsideLoads: [AsyncLoadNode] = []
 

@@ -17,7 +17,7 @@ struct LoadKey: Hashable, Sendable {
     self.init(feature: ObjectIdentifier(feature), context: isMultiton ? ContextKey(context as! AnyHashable) : nil)
   }
 
-  /// The key of a load a test container runs (see ``Branch/beginOutsideLoad(_:at:)``): its own, so
+  /// The key of a load a test container runs (see ``AsyncLoad/outsideTable(in:at:)``): its own, so
   /// that concurrent loads of one feature are each waited for.
   init(outsideLoad load: AsyncLoadNode) {
     self.init(feature: ObjectIdentifier(load), context: nil)
