@@ -8,10 +8,25 @@ extension Features {
     (try? withBranch(at: SourceLocation()) { $0.invariantViolations(quiescent: quiescent) }) ?? []
   }
 
-  /// A test hook: who waits in this branch now (see ``Branch/waits``); nothing when the branch is
-  /// gone.
+  /// A test hook: who waits in this branch now; nothing when the branch is gone. A test reads it
+  /// to know that a request or a close reached its wait before it asserts that something has not
+  /// happened yet.
+  ///
+  /// - `requestsForLoads`: requests waiting for the loads in flight here (for an async load, the
+  ///   request that started it too);
+  /// - `closesForLoads`: closes waiting for those loads to end;
+  /// - `closesForTheClose`: closes waiting for the outcome of the close that started first.
   package var waits: (requestsForLoads: Int, closesForLoads: Int, closesForTheClose: Int) {
-    (try? withBranch(at: SourceLocation()) { $0.waits }) ?? (0, 0, 0)
+    let waits = try? withBranch(at: SourceLocation()) { branch in
+      let loads = branch.loadsInFlight().map(\.waits)
+      let laterCloses =
+        branch.existingState?.withLock { state in
+          guard case .closing(_, let waiters) = state.lifecycle.state else { return 0 }
+          return waiters.count
+        } ?? 0
+      return (loads.reduce(0) { $0 + $1.requests }, loads.reduce(0) { $0 + $1.closes }, laterCloses)
+    }
+    return waits ?? (0, 0, 0)
   }
 
   /// A test hook: how many closes of this branch wait for renewals to tear down what they forgot

@@ -175,12 +175,6 @@ extension Branch {
     }
   }
 
-  /// The parent, when something keeps it alive as long as this branch: this branch's hold on it,
-  /// or, below a tether, the tether's own branch if it was not released.
-  var heldParent: Branch? {
-    holdsParent ? parent : tether?.branch
-  }
-
   /// Sets the closed bit of `slowPathFlags` once the lifecycle left `open`: from then on the inlined reads
   /// take the slow way, which throws ``FeaturesClosed``.
   private func mirrorClosed() {
@@ -198,11 +192,6 @@ extension Branch {
   func loadsInFlight() -> [any LoadInFlight] {
     trackUnitLoads()
     return existingState?.withLock { $0.loads.inFlight } ?? []
-  }
-
-  /// The async loads in flight here.
-  var asyncLoadsInFlight: [AsyncLoadNode] {
-    existingState?.withLock { state in state.loads.inFlight.compactMap { $0 as? AsyncLoadNode } } ?? []
   }
 
   /// Has the ``LoadTable`` track every load in flight here that claimed a unit (a cacheable
@@ -257,45 +246,5 @@ extension Branch {
       }
       if let ready { continuation.resume(returning: ready) }
     }
-  }
-
-  // MARK: Renewals
-
-  /// Counts down the teardowns of renewals still to run here, and resumes the closes waiting for
-  /// them once none is left.
-  func renewalTeardownRan() {
-    let closes = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.held.teardownsOfRenewals -= 1
-      guard state.held.teardownsOfRenewals == 0 else { return [] }
-      defer { state.held.closesWaitingForRenewals = [] }
-      return state.held.closesWaitingForRenewals
-    }
-    for close in closes { close.resume() }
-  }
-
-  /// Waits until the renewals that forgot instances here have run their teardowns: a close does,
-  /// unless the task runs those teardowns itself (one of them closes this branch).
-  func waitForTeardownsOfRenewals() async {
-    guard let state = existingState, !TreeRenewals.tearsDown(in: self) else { return }
-    await state.suspend(until: { $0.held.teardownsOfRenewals == 0 }, waitingIn: \.held.closesWaitingForRenewals)
-  }
-
-  // MARK: Test hooks
-
-  /// A test hook: who waits in this branch now. A test reads it to know that a request or a close
-  /// reached its wait before it asserts that something has not happened yet.
-  ///
-  /// - `requestsForLoads`: requests waiting for the loads in flight here (for an async load, the
-  ///   request that started it too);
-  /// - `closesForLoads`: closes waiting for those loads to end;
-  /// - `closesForTheClose`: closes waiting for the outcome of the close that started first.
-  package var waits: (requestsForLoads: Int, closesForLoads: Int, closesForTheClose: Int) {
-    let loads = loadsInFlight().map(\.waits)
-    let laterCloses =
-      existingState?.withLock { state in
-        guard case .closing(_, let waiters) = state.lifecycle.state else { return 0 }
-        return waiters.count
-      } ?? 0
-    return (loads.reduce(0) { $0 + $1.requests }, loads.reduce(0) { $0 + $1.closes }, laterCloses)
   }
 }

@@ -28,7 +28,7 @@ extension Branch {
         return try load(feature, context: context, entry: entry, at: location, thread: thread)
       case .serves(.cacheablePerContext):
         if let unit = inlineUnit(up: entry.depth, entry),
-          let instance = Self.cachedMultiton(feature, context: context, in: unit)
+          let instance = unit.state.multitonInstance(feature, for: context)
         {
           return instance
         }

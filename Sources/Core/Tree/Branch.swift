@@ -44,7 +44,7 @@ package final class Branch: @unchecked Sendable {
   @usableFromInline let parentReference: UncountedReference<Branch>?
   // A word more would put the object in a larger malloc size class (`BranchFootprintTests` checks
   // it), so the small fields fill the rest of the table's last word (its shift is one byte) and
-  // one word after `propertiesWord`; the fields the inlined reads use (`table`, `storage`,
+  // one word after `propertiesReference`; the fields the inlined reads use (`table`, `storage`,
   // `slowPathFlags`) come first.
   /// The scope's feature table; `definition` keeps its buckets alive.
   @usableFromInline let table: FeatureTable.Lookup
@@ -62,19 +62,6 @@ package final class Branch: @unchecked Sendable {
   /// The bytes this branch keeps for cached instances in its own storage: what a branch costs for
   /// its scope's cacheables. A test hook.
   package var unitByteCount: Int { storage.unitBytes - UnitLayout.headerByteCount }
-  /// ``BranchUnits/unit(word:giveOut:)``, for the inlined load.
-  @usableFromInline
-  func unit(word: SharedWord, giveOut: Bool) -> BranchStorage.Unit? {
-    units.unit(word: word, giveOut: giveOut)
-  }
-
-  /// Every unit this branch has room for: in `storage`, then in the overflow blocks, whose chain
-  /// is in the anchor (``BranchAnchor/overflow``) and owned by this branch: its deinit frees them.
-  var units: BranchUnits {
-    BranchUnits(
-      storage: storage, layout: definition.layout, storedCount: Int(storedUnitCount),
-      overflow: OverflowChain(word: anchor.borrow { $0.overflow }))
-  }
   /// The key (``FeatureTable/key(_:)``) of this branch's scope type.
   @usableFromInline let scopeKey: UInt
   /// The features this branch's loaders receive, made with the branch: loads hand them out
@@ -115,10 +102,10 @@ package final class Branch: @unchecked Sendable {
   struct State {
     /// The loads in flight that requests or closes wait for: see ``LoadTable``.
     var loads = LoadTable<LoadKey, any LoadInFlight>()
-    /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
-    /// the outcome (see ``Branch/isClosed``).
     /// Whether the branch's start ran, and how it ended.
     var start = BranchStart<CheckedContinuation<StartUp.Outcome, Never>, StartUp.Outcome>()
+    /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
+    /// the outcome (see ``Branch/isClosed``).
     var lifecycle = BranchLifecycle<CheckedContinuation<[TeardownFailed.Failure], Never>, [TeardownFailed.Failure]>()
     /// The instances cached here that have a teardown, in the order they were loaded.
     var teardowns: [PendingTeardown] = []
@@ -377,13 +364,18 @@ package final class Branch: @unchecked Sendable {
     return branch.borrow { $0.storage }
   }
 
-  /// The instance for `context` of the multiton whose word is `unit`, if loaded: no lock, no cast.
-  @inlinable @inline(__always)
-  static func cachedMultiton<F: Feature>(
-    _ feature: F.Type, context: F.Context, in unit: BranchStorage.Unit
-  ) -> F? {
-    guard let multiton = unit.state.existingMultiton(feature) else { return nil }
-    return multiton.borrow { $0.cached(context) }
+  /// ``BranchUnits/unit(word:giveOut:)``, for the inlined load.
+  @usableFromInline
+  func unit(word: SharedWord, giveOut: Bool) -> BranchStorage.Unit? {
+    units.unit(word: word, giveOut: giveOut)
+  }
+
+  /// Every unit this branch has room for: in `storage`, then in the overflow blocks, whose chain
+  /// is in the anchor (``BranchAnchor/overflow``) and owned by this branch: its deinit frees them.
+  var units: BranchUnits {
+    BranchUnits(
+      storage: storage, layout: definition.layout, storedCount: Int(storedUnitCount),
+      overflow: OverflowChain(word: anchor.borrow { $0.overflow }))
   }
 
   /// The anchor of the features this branch's loaders receive.

@@ -37,7 +37,7 @@ class AsyncLoadNode: WaitGraph.Node, @unchecked Sendable {
   /// - Returns: Whether the load keeps it: a cacheable's does.
   func note(_ renewed: RenewedByRequest) -> Bool { false }
 
-  /// The requests and the closes suspended until the load ends: read by ``Branch/waits``, a test
+  /// The requests and the closes suspended until the load ends: read by ``Features/waits``, a test
   /// hook.
   var waits: (requests: Int, closes: Int) { (0, 0) }
 

@@ -32,7 +32,7 @@ struct CloseStep: @unchecked Sendable {
   private func tearDown() async -> [TeardownFailed.Failure] {
     await branch.waitForLoadsInFlight()
     // Instances renewals forgot here are theirs to tear down; the close ends after them.
-    await branch.waitForTeardownsOfRenewals()
+    await waitForTeardownsOfRenewals()
     let teardowns = branch.state.withLock { state in
       defer { state.teardowns = [] }
       return state.teardowns
@@ -43,6 +43,13 @@ struct CloseStep: @unchecked Sendable {
     }
     branch.definition.observer?.branchClosed(BranchEvent(branchPath: branch.path, time: .now))
     return failures
+  }
+
+  /// Waits until the renewals that forgot instances in the branch have run their teardowns,
+  /// unless the task runs those teardowns itself (one of them closes the branch).
+  private func waitForTeardownsOfRenewals() async {
+    guard let state = branch.existingState, !TreeRenewals.tearsDown(in: branch) else { return }
+    await state.suspend(until: { $0.held.teardownsOfRenewals == 0 }, waitingIn: \.held.closesWaitingForRenewals)
   }
 }
 

@@ -25,14 +25,14 @@ final class ClosesInTask: Sendable {
     var loads: Set<ObjectIdentifier> = []
     func collect(_ step: CloseStep) {
       if step.runsTeardowns { branches.insert(ObjectIdentifier(step.branch)) }
-      loads.formUnion(step.branch.asyncLoadsInFlight.map(ObjectIdentifier.init))
+      loads.formUnion(Self.asyncLoadsInFlight(in: step.branch))
       step.children.forEach(collect)
     }
     collect(plan)
-    var ancestor = plan.branch.heldParent
+    var ancestor = Self.heldParent(of: plan.branch)
     while let current = ancestor {
       branches.insert(ObjectIdentifier(current))
-      ancestor = current.heldParent
+      ancestor = Self.heldParent(of: current)
     }
     self.waitedFor = branches
     self.loads = loads
@@ -67,10 +67,22 @@ final class ClosesInTask: Sendable {
       var loading = load.branch  // `nil` once the load ended
       while let current = loading {
         if current === branch { return true }
-        loading = current.heldParent
+        loading = Self.heldParent(of: current)
       }
     }
     return false
+  }
+
+  /// The parent of `branch`, when something keeps it alive as long as `branch`: the branch's hold
+  /// on it, or, below a tether, the tether's own branch if it was not released.
+  private static func heldParent(of branch: Branch) -> Branch? {
+    branch.holdsParent ? branch.parent : branch.tether?.branch
+  }
+
+  /// The async loads in flight in `branch`.
+  private static func asyncLoadsInFlight(in branch: Branch) -> [ObjectIdentifier] {
+    let loads = branch.existingState?.withLock { $0.loads.inFlight } ?? []
+    return loads.compactMap { $0 is AsyncLoadNode ? ObjectIdentifier($0) : nil }
   }
 
   /// The loads the current task runs inside, innermost first.

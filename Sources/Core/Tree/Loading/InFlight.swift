@@ -36,7 +36,7 @@ final class InFlight: WaitGraph.Node, @unchecked Sendable {
     await state.suspend(until: { $0.outcome != nil }, waitingIn: \.closes)
   }
 
-  /// The requests (threads) and the closes waiting for this load now: read by ``Branch/waits``, a
+  /// The requests (threads) and the closes waiting for this load now: read by ``Features/waits``, a
   /// test hook.
   var waits: (requests: Int, closes: Int) {
     (WaitGraph.waitCount(for: self), state.withLock { $0.closes.count })

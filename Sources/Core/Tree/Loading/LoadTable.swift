@@ -97,7 +97,7 @@ protocol LoadInFlight: WaitGraph.Node {
   /// Suspends until the load ends, whatever its outcome: how a closing branch waits for it.
   func ended() async
 
-  /// The requests and the closes waiting for the load now: read by ``Branch/waits``, a test hook.
+  /// The requests and the closes waiting for the load now: read by ``Features/waits``, a test hook.
   var waits: (requests: Int, closes: Int) { get }
 }
 

@@ -47,7 +47,7 @@ enum WaitGraph {
     }
   }
 
-  /// How many waits for `node` are recorded now: read by ``Branch/waits``, a test hook.
+  /// How many waits for `node` are recorded now: read by ``Features/waits``, a test hook.
   static func waitCount(for node: any Node) -> Int {
     edges.withLock { edges in edges.values.reduce(0) { count, waits in count + waits.count { $0 === node } } }
   }

@@ -136,7 +136,7 @@ extension Renewal {
         if let teardown = forgotten.teardown, let failure = await teardown.run(in: forgotten.branch) {
           failures.append(failure)
         }
-        forgotten.branch.renewalTeardownRan()
+        forgotten.teardownRan()
       }
     }
     let renewed = forgotten.reversed().map(RenewedInstance.init)
@@ -199,7 +199,7 @@ extension ForgottenInstance {
       }
       guard found else { return nil }
       state.held.removeRecord(of: key)
-      // Until the renewal ran it (``Branch/renewalTeardownRan()``), a close of the branch waits.
+      // Until the renewal ran it (``ForgottenInstance/teardownRan()``), a close of the branch waits.
       state.held.teardownsOfRenewals += 1
       return .some(state.teardowns.firstIndex { $0.key == key }.map { state.teardowns.remove(at: $0) })
     }
@@ -207,5 +207,19 @@ extension ForgottenInstance {
     self.init(
       instance: CachedInstance(branch: ObjectIdentifier(branch), key: key), branch: branch,
       registration: entry.binding.object.registration, context: key.context, teardown: teardown)
+  }
+}
+
+extension ForgottenInstance {
+  /// Counts down the teardowns of renewals still to run in the branch, and resumes the closes
+  /// waiting for them once none is left.
+  func teardownRan() {
+    let closes = branch.state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.held.teardownsOfRenewals -= 1
+      guard state.held.teardownsOfRenewals == 0 else { return [] }
+      defer { state.held.closesWaitingForRenewals = [] }
+      return state.held.closesWaitingForRenewals
+    }
+    for close in closes { close.resume() }
   }
 }

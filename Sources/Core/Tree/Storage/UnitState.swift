@@ -150,6 +150,13 @@ struct UnitState {
     return UncountedReference(address: stored)
   }
 
+  /// The instance for `context` of the multiton this unit holds, if loaded: no lock, no cast.
+  @inlinable @inline(__always)
+  func multitonInstance<F: Feature>(_ feature: F.Type, for context: F.Context) -> F? {
+    guard let multiton = existingMultiton(feature) else { return nil }
+    return multiton.borrow { $0.cached(context) }
+  }
+
   /// The multiton this unit holds, made and published by the first caller.
   func multiton<F: Feature>(_ feature: F.Type) -> Multiton<F> {
     if let existing = existingMultiton(feature) { return existing.object }
