@@ -35,4 +35,11 @@ extension Features {
     (try? withBranch(at: SourceLocation()) { $0.existingState?.withLock { $0.held.closesWaitingForRenewals.count } })
       .flatMap { $0 } ?? 0
   }
+
+  /// A test hook: whether this branch made its lock, which a branch needs only once a load is
+  /// waited for, or it loads a multiton, an async or a held instance, or records a teardown; false
+  /// when the branch is gone.
+  package var hasMadeLock: Bool {
+    (try? withBranch(at: SourceLocation()) { $0.existingState != nil }) ?? false
+  }
 }

@@ -185,12 +185,11 @@ extension UnitState {
     outcome: @autoclosure () -> Result<AnyObject, any Error>
   ) {
     let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
-    let state = branch.state
     guard loaded else {
       // A failure empties the unit, which another request may claim at once, and be waited for
       // under the same key: the unit is emptied and this load's waiters taken in one critical
       // section, so that they are never confused with the next load's.
-      let inFlight = state.withLock { state -> (any LoadInFlight)? in
+      let inFlight = branch.state.withLock { state -> (any LoadInFlight)? in
         guard settle(loaded: false) else { return nil }
         return state.loads.finish(key)
       }
@@ -200,7 +199,8 @@ extension UnitState {
     // A loaded unit is never claimed again, so no other load can be waited for under its key.
     guard settle(loaded: true) else { return }
     // A waiter marked the load and tracked it in the table under the lock, in one critical section.
-    let inFlight = state.withLock { $0.loads.finish(key) }
+    // Only then is there a lock: a load nobody waited for makes none.
+    let inFlight = branch.state.withLock { $0.loads.finish(key) }
     (inFlight as? InFlight)?.finish(outcome())
   }
 
