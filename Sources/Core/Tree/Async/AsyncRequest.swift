@@ -96,10 +96,11 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
   /// Resolves a cacheable with an async loader, cached in this request's branch: read where it is
   /// cached, or loaded once.
   private func resolveCached(entry: FeatureTable.Entry) async throws -> F {
+    if let instance = KeyedLoad<F>.instanceWithoutLock(context, entry: entry, in: branch) { return instance }
     let keyed = KeyedLoad(F.self, context: context, entry: entry, in: branch)
     if let instance = try keyed.multitonInstance(at: location) { return instance }
-    if keyed.multiton == nil, let instance = branch.units.cached(F.self, entry: entry) { return instance }
     let path = try checkedPath()
+    let step = self.step
     var expired = false
     var instance: F?
     let claim = branch.state.withLock { state in
@@ -118,7 +119,7 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
       throw branch.closed(.resolving(F.self), at: location)
     case .own(let started):
       let load = UncountedReference.cast(started, to: AsyncLoad<F>.self)
-      start(load, caching: keyed, path: path)
+      start(load, caching: keyed, step: step, path: path)
       return try await value(of: load, for: path?.load, entry: entry)
     case .join(let load):
       return try await value(of: UncountedReference.cast(load, to: AsyncLoad<F>.self), for: path?.load, entry: entry)
@@ -128,7 +129,7 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
   /// Runs `load`, which this request claimed under `keyed`'s key, in a task of its own, so that no
   /// requester's cancellation cancels a load that others wait for; caches what it loads with the
   /// instances it received, and finishes it in the table, in one critical section.
-  private func start(_ load: AsyncLoad<F>, caching keyed: KeyedLoad<F>, path: AsyncFrame?) {
+  private func start(_ load: AsyncLoad<F>, caching keyed: KeyedLoad<F>, step: LoadStep, path: AsyncFrame?) {
     let frame = AsyncFrame(step: step, parent: path, load: load)
     // The task holds the branch, so that its loader's features still find it if every requester
     // has gone and dropped it; a tethered branch's ancestors too: this request holds them, so the

@@ -66,11 +66,12 @@ struct PendingTeardown: Sendable {
     } catch {
       failure = error
     }
-    let path = branch.path
+    // The path only when something reports it: most teardowns succeed unobserved.
     if let observer, let start {
-      observer.tornDown(TeardownEvent(self, branchPath: path, start: start, duration: .now - start, error: failure))
+      observer.tornDown(
+        TeardownEvent(self, branchPath: branch.path, start: start, duration: .now - start, error: failure))
     }
-    branch.overrides?.tornDown(feature, implementation: registration.implementation, in: path, failure: failure)
-    return failure.map { TeardownFailed.Failure(self, in: path, cause: $0) }
+    branch.overrides?.tornDown(feature, implementation: registration.implementation, in: branch.path, failure: failure)
+    return failure.map { TeardownFailed.Failure(self, in: branch.path, cause: $0) }
   }
 }

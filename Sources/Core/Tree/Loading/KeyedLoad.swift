@@ -24,6 +24,14 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
     multiton = isMultiton ? branch.units.multiton(feature, word: entry.unitWord!) : nil
   }
 
+  /// The instance of `entry`'s feature for `context` in `branch`, if cached where a read takes no
+  /// lock (a multiton's table, or a unit): checked before a ``KeyedLoad`` is made, whose key boxes a
+  /// multiton's context.
+  static func instanceWithoutLock(_ context: F.Context, entry: FeatureTable.Entry, in branch: Branch) -> F? {
+    guard entry.kind == .serves(.cacheablePerContext) else { return branch.units.cached(F.self, entry: entry) }
+    return branch.units.multiton(F.self, word: entry.unitWord!).cached(context)
+  }
+
   /// The multiton's instance for the context, read without a lock, if it has one.
   ///
   /// - Throws: A failed load, when the context is not equal to itself: the multiton could never
