@@ -97,8 +97,8 @@ extension Branch {
     case .serves(.disposable):
       return try load(feature, context: context, entry: entry, at: location)
     case .serves(.cacheablePerContext):
-      let load = KeyedLoad(feature, context: context, entry: entry.pointer.pointee, in: ancestor(entry.depth))
-      return try load.load(through: entry, at: location)
+      let keyed = KeyedLoad(feature, context: context, entry: entry.pointer.pointee, in: ancestor(entry.depth))
+      return try keyed.load(through: entry, at: location)
     case .conflict:
       throw FeatureRegistrationConflict(entry.binding.object, in: self, at: location)
     }
