@@ -212,7 +212,7 @@ extension BranchAnchor {
 
   /// Makes word `index` of the tail of a new anchor, holding 0.
   private func initializeTailWord(_ index: Int) {
-    withUnsafeMutablePointerToElements { SharedWord.initialize(at: UnsafeMutableRawPointer($0 + index)) }
+    withUnsafeMutablePointerToElements { _ = SharedWord.initialize(at: UnsafeMutableRawPointer($0 + index)) }
   }
 
   /// The storage of a new branch in the rest of the tail, made as

@@ -157,7 +157,7 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
   /// Adds a holder to a branch the caller keeps alive (a new one, or one it has a reference to).
   func hold() {
     if holders.incrementCount() == 0 {
-      _ = reference!.retain()
+      reference!.retain()
     }
   }
 
