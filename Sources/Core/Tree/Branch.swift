@@ -96,9 +96,6 @@ package final class Branch: @unchecked Sendable {
   /// The bit of ``slowPathFlags`` that closing sets.
   @usableFromInline static var closedBit: UInt8 { 0b10 }
 
-  /// Whether a test container's overrides are consulted before the table.
-  var isOverridden: Bool { slowPathFlags.load(ordering: .relaxed) & Self.overriddenBit != 0 }
-
   struct State {
     /// The loads in flight that requests or closes wait for: see ``LoadTable``.
     var loads = LoadTable<LoadKey, any LoadInFlight>()
