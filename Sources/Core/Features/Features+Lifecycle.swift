@@ -35,7 +35,7 @@ extension Features {
     let location = SourceLocation(fileID: file, line: line)
     let branch = try branch(at: location).closeTarget
     // Inlined: a close with nothing to do makes no async call.
-    guard let remainder = branch.startClose(at: location) else { return }
+    guard let remainder = CloseRemainder.start(closing: branch, at: location) else { return }
     try await remainder.complete(closing: branch, at: location, isolation: isolation)
   }
 

@@ -121,86 +121,17 @@ extension Branch {
 
   // MARK: Closing
 
-  /// Starts closing this branch: marks it and every open descendant closed. A branch with nothing
-  /// below it, nothing loading and nothing to tear down (a request's branch, most often) is closed
-  /// when this returns, with no plan, no task and no suspension.
-  ///
-  /// - Returns: `nil` when the close has ended; otherwise what is left of it, for
-  ///   ``CloseRemainder/complete(closing:at:isolation:)``: its open descendants first, each after its own
-  ///   descendants, then its own instances, newest first, once the loads in flight ended. A second
-  ///   close (or a close of a branch an ancestor's close reached) waits for the first one's outcome.
-  @usableFromInline
-  func startClose(at site: SourceLocation) -> CloseRemainder? {
-    guard let children = markClosed(at: site, levelsUp: 0, collecting: true) else { return .outcomeOfEarlierClose }
-    if children.isEmpty {
-      // A unit's load in flight is tracked now, so that the table tells the quiet close of it.
-      trackUnitLoads()
-      if finishClose(with: [], onlyIfNothingToTearDown: true) {
-        definition.observer?.branchClosed(BranchEvent(branchPath: path, time: .now))
-        return nil
-      }
-    }
-    return .run(CloseStep(branch: self, runsTeardowns: true, children: children))
-  }
-
-  /// Marks this branch and every descendant that is not closed yet as closed, under their locks,
-  /// parent before child: from here on no request, load or branch starts through them.
-  ///
-  /// - Parameter collecting: Whether to hold the descendants and return their steps; `false` for
-  ///   a branch that is being released (its descendants are marked, and held by nobody).
-  /// - Returns: The steps of the children this close holds (none when not `collecting`); `nil`
-  ///   when the branch was closed already.
-  private func markClosed(at site: SourceLocation, levelsUp: Int, collecting: Bool) -> [CloseStep]? {
-    anchor.borrow { anchor in
-      anchor.withChildren {
-        let start = state.withLock { $0.lifecycle.startClose(.init(site: site, levelsUp: levelsUp)) }
-        guard start == .run else { return nil }
-        mirrorClosed()
-        // Property streams end with the branch: an `observe` made from now on is refused.
-        existingProperties?.finishObservers()
-        var steps: [CloseStep] = []
-        anchor.forEachChild { child in
-          // A child without holders is being released, or not handed out yet: it is marked (a new
-          // one then fails to be made) but holds nothing a close could reach. This lock keeps it
-          // from being freed meanwhile: its deinit first leaves this list.
-          let held = collecting ? child.anchor.borrow { $0.holdIfAlive() } : nil
-          if let grandchildren = child.markClosed(at: site, levelsUp: levelsUp + 1, collecting: held != nil) {
-            if let held { steps.append(CloseStep(branch: held, runsTeardowns: true, children: grandchildren)) }
-          } else if let held {
-            steps.append(CloseStep(branch: held, runsTeardowns: false, children: []))
-          }
-        }
-        return steps
-      }
-    }
-  }
-
   /// Sets the closed bit of `slowPathFlags` once the lifecycle left `open`: from then on the inlined reads
   /// take the slow way, which throws ``FeaturesClosed``.
-  private func mirrorClosed() {
+  func mirrorClosed() {
     slowPathFlags.bitwiseOr(Self.closedBit, ordering: .sequentiallyConsistent)
-  }
-
-  /// Waits until no load is in flight here: none can start any more, since the branch is marked
-  /// closed, and each that was claimed before ends (and records its teardown) first.
-  func waitForLoadsInFlight() async {
-    for load in loadsInFlight() { await load.ended() }
   }
 
   /// The loads in flight here, each waited for as a request waits, so that it hands its outcome
   /// over when it ends.
   func loadsInFlight() -> [any LoadInFlight] {
-    trackUnitLoads()
+    units.trackClaimedLoads(in: state)
     return existingState?.withLock { $0.loads.inFlight } ?? []
-  }
-
-  /// Has the ``LoadTable`` track every load in flight here that claimed a unit (a cacheable
-  /// without a context, loaded in place) and that nobody waits for yet.
-  func trackUnitLoads() {
-    units.forEach { _, shape, unit in
-      guard let instance = shape.instance, unit.state.isClaimed else { return }
-      _ = unit.state.inFlight(instance.feature, tracking: state)
-    }
   }
 
   /// Ends the close of this branch with its outcome, for every caller waiting for it.
@@ -223,28 +154,5 @@ extension Branch {
     guard let waiters else { return false }
     for waiter in waiters { waiter.resume(returning: failures) }
     return true
-  }
-
-  /// The outcome of the close that started first, once it ended; at once while that close waits
-  /// for the current task: for a close the task runs (a teardown closing its own branch again, or
-  /// an ancestor), or for a load the task runs inside (an async loader closing its own branch, or
-  /// an ancestor, as it closes). That close cannot end before this returns, and its own caller gets
-  /// its outcome.
-  func outcomeOfClose() async -> [TeardownFailed.Failure] {
-    // Read before the lock: a close the task runs ends only after this returns, and one that ended
-    // left this branch closed, which the lifecycle answers first.
-    let isPartOfTheClose =
-      ClosesInTask.current?.contains(self) == true || ClosesInTask.currentTaskLoads(below: self)
-      || TreeRenewals.tearsDown(in: self)
-    return await withCheckedContinuation { continuation in
-      let ready = state.withLock { state -> [TeardownFailed.Failure]? in
-        if isPartOfTheClose, !state.lifecycle.hasEnded { return [] }
-        switch state.lifecycle.waitForOutcome(continuation) {
-        case .suspend: return nil
-        case .resume(let failures): return failures
-        }
-      }
-      if let ready { continuation.resume(returning: ready) }
-    }
   }
 }

@@ -21,7 +21,7 @@ extension Branch {
         {
           return instance
         }
-        return try loadSlotted(up: entry.depth, feature, context: context, entry: entry, at: location)
+        return try UnitLoad.load(up: entry.depth, from: self, context: context, entry: entry, at: location)
       case .serves(.static):
         return entry.payload.known(as: Box<F>.self).borrow { $0.value }
       case .serves(.disposable):
@@ -91,7 +91,7 @@ extension Branch {
     case .serves(.cacheable):
       let owner = ancestor(entry.depth)
       if let instance = owner.units.cached(feature, entry: entry.pointer.pointee) { return instance }
-      return try owner.loadSlotted(feature, context: context, entry: entry, at: location)
+      return try UnitLoad(feature, entry: entry, in: owner).load(context: context, at: location)
     case .serves(.static):
       return entry.payload.known(as: Box<F>.self).borrow { $0.value }
     case .serves(.disposable):
@@ -144,155 +144,7 @@ extension Branch {
     thread: UncountedReference<LoadingThread>?
   ) throws -> F {
     try (thread ?? LoadingThread.currentReference).borrow { thread in
-      let parent = thread.top
-      let depth = parent.map { $0.pointee.depth &+ 1 } ?? 0
-      // On a long path, the check hashes the context, and the frame is indexed with that hash.
-      let contextHash = parent != nil ? try thread.checkCycle(feature, in: self, context: context, at: location) : 0
-      // The context and the frame stay on this call's stack, where the path reads them in place.
-      return try InPlace.with(context) { framedContext in
-        let frame = LoadFrame(
-          feature: feature, branch: ObjectIdentifier(self), context: framedContext.erased,
-          location: location, parent: parent, identity: BranchAnchor.identity(anchor), depth: depth)
-        return try InPlace.with(frame) { frame in
-          thread.top = frame
-          if depth >= LoadingThread.shallowDepth {
-            thread.indexDeepFrame(frame, of: feature, context: context, hashedAs: contextHash)
-          }
-          defer {
-            if depth >= LoadingThread.shallowDepth { thread.unindexDeepFrame(frame) }
-            thread.top = parent
-          }
-          do {
-            return try entry.payload.known(as: Loader<F>.self).borrow { loader in
-              // A loader never sees its requester's current features (keeping them would leak the
-              // requester's branch into a cached instance); only pay for the task-local when there are some.
-              guard Features.hasCurrentInTask else { return try loader(context, loaderFeatures) }
-              return try Features.withCurrentInTask(loaderFeatures) { try loader(context, loaderFeatures) }
-            }
-          } catch {
-            throw FeatureLoadingFailed.loaderThrew(error, feature, entry: entry, in: self, thread: thread, at: location)
-          }
-        }
-      }
+      try thread.runLoader(feature, context: context, entry: entry, in: self, at: location)
     }
-  }
-
-  /// ``loadSlotted(_:context:entry:at:)`` in the branch `depth` levels up.
-  ///
-  /// Out of line: an uncounted reference made on the inlined path would count as an escape of
-  /// `self`, and the optimiser would then retain `self` around every cached read.
-  @inlinable @inline(never)
-  func loadSlotted<F: Feature>(
-    up depth: Int, _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference,
-    at location: SourceLocation
-  ) throws -> F {
-    try ancestorReference(depth).borrow { owner in
-      try owner.loadSlotted(feature, context: context, entry: entry, at: location)
-    }
-  }
-
-  /// Loads a cacheable without a context once, however many requests race for it.
-  ///
-  /// The first request claims the empty slot with a compare-and-exchange, runs the loader without
-  /// holding any lock, and publishes the instance with an exchange. A request that finds the slot
-  /// claimed waits for that load, or finds a cycle (see ``waitForLoad(_:of:owner:entry:thread:at:)``).
-  /// Specialised for `F` (the first request of every cacheable takes it), with the rare paths out
-  /// of line.
-  @inlinable
-  func loadSlotted<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
-  ) throws -> F {
-    // An async loader's unit is claimed under `state` by the async path, never by this protocol;
-    // what it loaded may be in an overflow block, which the inlined read does not look at.
-    if entry.isAsync {
-      if let instance = unit(word: entry.unitWord, giveOut: false)?.instance(feature, at: entry.instanceOffset) {
-        return instance
-      }
-      return try loadHeld(feature, context: context, entry: entry, at: location)
-    }
-    // Instances that expire are held under the lock, where a request can tell their age.
-    if entry.expires { return try loadHeld(feature, context: context, entry: entry, at: location) }
-    // In this branch's own storage unless it was given out after the branch was made.
-    let unit = storage.unit(entry) ?? unit(word: entry.unitWord, giveOut: true)!
-    let unitState = unit.state
-    // Loaded already (a unit in an overflow block is read here): a plain load, not a claim that
-    // would take the unit's cache line from the other readers.
-    if let instance = unit.instance(feature, at: entry.instanceOffset) { return instance }
-    let thread = LoadingThread.currentReference
-    claiming: while true {
-      switch unitState.claim(for: thread) {
-      case .claimed:
-        break claiming
-      case .loaded:
-        return unit.storedInstance(feature, at: entry.instanceOffset)
-      case .loading(let owner):
-        try waitForLoad(feature, of: unitState, owner: owner, entry: entry, thread: thread, at: location)
-      case .relocated:
-        return try loadHeld(feature, context: context, entry: entry, at: location)
-      }
-    }
-    // After the claim: a close that starts now finds the claim and waits for this load, and one
-    // that started before is seen here (both are sequentially consistent).
-    if isClosed {
-      let error = closed(resolving: feature, at: location)
-      unitState.finishLoad(of: feature, loaded: false, in: self, outcome: .failure(error))
-      throw error
-    }
-    let instance: F
-    let records = thread.borrow { $0.beginCachingLoad() }
-    do {
-      instance = try load(feature, context: context, entry: entry, at: location, thread: thread)
-    } catch {
-      thread.borrow { if $0.endCachingLoad(from: records) { $0.dropDependencies(from: records) } }
-      unitState.finishLoad(of: feature, loaded: false, in: self, outcome: .failure(error))
-      throw error
-    }
-    unit.store(instance, at: entry.instanceOffset)
-    // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
-    // renewal what the instance was built from.
-    if entry.hasTeardown { recordTeardown(instance, entry: entry) }
-    thread.borrow {
-      if $0.endCachingLoad(from: records) { recordLoad(feature, receivedOn: $0, from: records) }
-    }
-    unitState.finishLoad(of: feature, loaded: true, in: self, outcome: .success(self))  // waiters read the unit again
-    return instance
-  }
-
-  /// Waits for the load of `owner` that claimed `unit`.
-  ///
-  /// A claim of this very thread means the request comes from inside that load: a cycle.
-  ///
-  /// It returns once the load ended, and the caller looks at the unit again: there it finds the
-  /// instance, or an empty unit to claim if the load failed before this request could wait for it.
-  @usableFromInline
-  func waitForLoad<F: Feature>(
-    _ feature: F.Type, of unit: UnitState, owner: UncountedReference<LoadingThread>, entry: FeatureTable.EntryReference,
-    thread reference: UncountedReference<LoadingThread>, at location: SourceLocation
-  ) throws {
-    let thread = reference.object
-    if owner == reference {
-      throw CircularDependency(thread.frames, closingWith: feature, in: self, at: location)
-    }
-    guard let inFlight = unit.inFlight(feature, tracking: state) else { return }
-    _ = try inFlight.outcome(of: feature, waitingAs: thread, binding: entry.binding.object, in: self, at: location)
-  }
-
-  /// A ``KeyedLoad`` of a cacheable without a context whose instances this branch holds under its
-  /// lock (they expire, or were renewed), or whose loader is async, from the inlined load.
-  @usableFromInline
-  func loadHeld<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
-  ) throws -> F {
-    try KeyedLoad(feature, context: context, entry: entry.pointer.pointee, in: self).load(through: entry, at: location)
-  }
-
-  /// Records what the load of `feature` (a cacheable without a context), just cached here,
-  /// received on `thread`, from `start` in its records: from the inlined load.
-  @usableFromInline
-  func recordLoad<F: Feature>(_ feature: F.Type, receivedOn thread: LoadingThread, from start: Int) {
-    let dependencies = thread.takeDependencies(from: start)
-    guard !dependencies.isEmpty else { return }
-    let key = LoadKey(feature: ObjectIdentifier(feature), context: nil)
-    state.withLock { $0.held.record(key, dependencies: dependencies) }
   }
 }

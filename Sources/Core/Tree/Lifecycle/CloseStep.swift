@@ -11,6 +11,40 @@ struct CloseStep: @unchecked Sendable {
   /// The steps of the branch's children, which close before it.
   let children: [CloseStep]
 
+  /// Marks `branch` and every descendant that is not closed yet as closed, under their locks,
+  /// parent before child: from here on no request, load or branch starts through them.
+  ///
+  /// - Parameters:
+  ///   - levelsUp: How far above `branch` the closed branch is.
+  ///   - collecting: Whether to hold the descendants and return their steps; `false` for a branch
+  ///     that is being released (its descendants are marked, and held by nobody).
+  /// - Returns: The steps of `branch`'s children this close holds (none when not `collecting`);
+  ///   `nil` when `branch` was closed already.
+  static func markClosed(_ branch: Branch, at site: SourceLocation, levelsUp: Int, collecting: Bool) -> [CloseStep]? {
+    branch.anchor.borrow { anchor in
+      anchor.withChildren {
+        let start = branch.state.withLock { $0.lifecycle.startClose(.init(site: site, levelsUp: levelsUp)) }
+        guard start == .run else { return nil }
+        branch.mirrorClosed()
+        // Property streams end with the branch: an `observe` made from now on is refused.
+        branch.existingProperties?.finishObservers()
+        var steps: [CloseStep] = []
+        anchor.forEachChild { child in
+          // A child without holders is being released, or not handed out yet: it is marked (a new
+          // one then fails to be made) but holds nothing a close could reach. This lock keeps it
+          // from being freed meanwhile: its deinit first leaves this list.
+          let held = collecting ? child.anchor.borrow { $0.holdIfAlive() } : nil
+          if let grandchildren = markClosed(child, at: site, levelsUp: levelsUp + 1, collecting: held != nil) {
+            if let held { steps.append(CloseStep(branch: held, runsTeardowns: true, children: grandchildren)) }
+          } else if let held {
+            steps.append(CloseStep(branch: held, runsTeardowns: false, children: []))
+          }
+        }
+        return steps
+      }
+    }
+  }
+
   /// Runs this step: each child (with its own children first), then the branch itself.
   func run() async -> [TeardownFailed.Failure] {
     var failures: [TeardownFailed.Failure] = []
@@ -19,7 +53,7 @@ struct CloseStep: @unchecked Sendable {
       child.branch.anchor.borrow { $0.release() }
     }
     guard runsTeardowns else {
-      _ = await branch.outcomeOfClose()
+      _ = await CloseRemainder.outcomeOfFirstClose(of: branch)
       return []
     }
     failures += await tearDown()
@@ -30,7 +64,9 @@ struct CloseStep: @unchecked Sendable {
   /// Waits for the loads in flight in the branch, then runs the teardowns of the instances cached
   /// there, newest first. A teardown that throws does not stop the others.
   private func tearDown() async -> [TeardownFailed.Failure] {
-    await branch.waitForLoadsInFlight()
+    // None can start any more, since the branch is marked closed; each that was claimed before
+    // ends (and records its teardown) first.
+    for load in branch.loadsInFlight() { await load.ended() }
     // Instances renewals forgot here are theirs to tear down; the close ends after them.
     await waitForTeardownsOfRenewals()
     let teardowns = branch.state.withLock { state in
@@ -50,57 +86,5 @@ struct CloseStep: @unchecked Sendable {
   private func waitForTeardownsOfRenewals() async {
     guard let state = branch.existingState, !TreeRenewals.tearsDown(in: branch) else { return }
     await state.suspend(until: { $0.held.teardownsOfRenewals == 0 }, waitingIn: \.held.closesWaitingForRenewals)
-  }
-}
-
-/// What is left of a close once ``Branch/startClose(at:)`` has marked the branch closed: awaited
-/// with ``complete(closing:at:isolation:)``.
-@usableFromInline
-enum CloseRemainder: Sendable {
-  /// Another close was first: wait for its outcome.
-  case outcomeOfEarlierClose
-  /// The branch's descendants, then its own teardowns.
-  case run(CloseStep)
-
-  /// Ends the close of `branch` that ``Branch/startClose(at:)`` began. The caller keeps the
-  /// branch alive meanwhile.
-  ///
-  /// - Parameter isolation: The caller's actor: the close goes on there.
-  /// - Throws: ``TeardownFailed`` listing every teardown that threw, for the caller that started
-  ///   the close and every caller waiting for it.
-  @usableFromInline
-  func complete(closing branch: Branch, at site: SourceLocation, isolation: isolated (any Actor)?) async throws {
-    let failures: [TeardownFailed.Failure]
-    switch self {
-    case .outcomeOfEarlierClose:
-      failures = await branch.outcomeOfClose()
-    case .run(let plan):
-      // A task of its own, which nobody cancels: a teardown never starts cancelled, even when the
-      // caller's task is cancelled before or during the close.
-      let closing = ClosesInTask(plan, enclosing: ClosesInTask.current)
-      // Called from inside a load this close waits for (an async loader closing its own branch, or
-      // an ancestor), waiting would never end: the close goes on in its task, and ends when the
-      // load does. No caller then gets its outcome, so a teardown that throws is reported.
-      let isWaitedFor = !closing.waitsForTheCurrentTask()
-      let task = Task {
-        let failures = await ClosesInTask.$current.withValue(closing) {
-          // Not waited for, the close is part of no load of the caller's: its requests and closes
-          // must not take the caller's loads for theirs.
-          guard !isWaitedFor else { return await plan.run() }
-          return await AsyncFrame.$current.withValue(nil) {
-            await ClosesInTask.$outsideLoads.withValue([]) { await plan.run() }
-          }
-        }
-        closing.ended()
-        if !isWaitedFor, !failures.isEmpty {
-          IssueReporting.report(
-            Diagnostic(describing: TeardownFailed(failures, closing: branch.path, at: site)), severity: .failure)
-        }
-        return failures
-      }
-      guard isWaitedFor else { return }
-      failures = await task.value
-    }
-    if !failures.isEmpty { throw TeardownFailed(failures, closing: branch.path, at: site) }
   }
 }

@@ -62,6 +62,15 @@ struct BranchUnits {
     }
   }
 
+  /// Has the branch's ``LoadTable`` (in `state`, made only if a unit is claimed) track every load
+  /// that claimed a unit and that nobody waits for yet, so that a close finds it and waits for it.
+  func trackClaimedLoads(in state: @autoclosure () -> Lock<Branch.State>) {
+    forEach { _, shape, unit in
+      guard let instance = shape.instance, unit.state.isClaimed else { return }
+      _ = unit.state.inFlight(instance.feature, tracking: state())
+    }
+  }
+
   /// Frees what every unit holds, and the overflow blocks: as the branch goes, when no load can be
   /// in progress (a load keeps its branch alive).
   func destroy() {

@@ -1,0 +1,132 @@
+/// The instance of `F` a branch caches in place, in one of its units: a cacheable without a
+/// context, loaded once however many requests race for it, claimed through the unit's word without
+/// a lock.
+///
+/// The lock-free counterpart of ``KeyedLoad``. The first request claims the empty unit with a
+/// compare-and-exchange (``UnitState/claim(for:)``), runs the loader without holding any lock,
+/// stores the instance and ends the load with an exchange (``UnitState/finishLoad(of:loaded:in:outcome:)``).
+/// A request that finds the unit claimed waits for that load through the branch's ``LoadTable``,
+/// or finds a cycle. Specialised for `F` (the first request of every cacheable takes it), with the
+/// rare paths out of line.
+@usableFromInline
+struct UnitLoad<F: Feature> {
+  /// The branch whose unit caches the instance.
+  @usableFromInline let branch: Branch
+  /// The feature's entry in the branch's scope.
+  @usableFromInline let entry: FeatureTable.EntryReference
+
+  @inlinable @inline(__always)
+  init(_ feature: F.Type, entry: FeatureTable.EntryReference, in branch: Branch) {
+    self.branch = branch
+    self.entry = entry
+  }
+
+  /// Loads the instance in the branch `depth` levels up from `branch`: the inlined read's way out.
+  ///
+  /// Out of line: an uncounted reference made on the inlined path would count as an escape of
+  /// `branch`, and the optimiser would then retain it around every cached read.
+  @inlinable @inline(never)
+  static func load(
+    up depth: Int, from branch: Branch, context: F.Context, entry: FeatureTable.EntryReference,
+    at location: SourceLocation
+  ) throws -> F {
+    try branch.ancestorReference(depth).borrow { owner in
+      try UnitLoad(F.self, entry: entry, in: owner).load(context: context, at: location)
+    }
+  }
+
+  /// The cached instance, or the one this request loads, or the one the load it waited for stored.
+  @inlinable
+  func load(context: F.Context, at location: SourceLocation) throws -> F {
+    // An async loader's unit is claimed in the table by the async path, never here; what it loaded
+    // may be in an overflow block, which the inlined read does not look at.
+    if entry.isAsync {
+      if let instance = branch.unit(word: entry.unitWord, giveOut: false)?.instance(F.self, at: entry.instanceOffset) {
+        return instance
+      }
+      return try loadHeld(context: context, at: location)
+    }
+    // Instances that expire are held under the lock, where a request can tell their age.
+    if entry.expires { return try loadHeld(context: context, at: location) }
+    // In the branch's own storage unless it was given out after the branch was made.
+    let unit = branch.storage.unit(entry) ?? branch.unit(word: entry.unitWord, giveOut: true)!
+    let unitState = unit.state
+    // Loaded already (a unit in an overflow block is read here): a plain load, not a claim that
+    // would take the unit's cache line from the other readers.
+    if let instance = unit.instance(F.self, at: entry.instanceOffset) { return instance }
+    let thread = LoadingThread.currentReference
+    claiming: while true {
+      switch unitState.claim(for: thread) {
+      case .claimed:
+        break claiming
+      case .loaded:
+        return unit.storedInstance(F.self, at: entry.instanceOffset)
+      case .loading(let owner):
+        try wait(for: owner, of: unitState, thread: thread, at: location)
+      case .relocated:
+        return try loadHeld(context: context, at: location)
+      }
+    }
+    // After the claim: a close that starts now finds the claim and waits for this load, and one
+    // that started before is seen here (both are sequentially consistent).
+    if branch.isClosed {
+      let error = branch.closed(resolving: F.self, at: location)
+      unitState.finishLoad(of: F.self, loaded: false, in: branch, outcome: .failure(error))
+      throw error
+    }
+    let instance: F
+    let records = thread.borrow { $0.beginCachingLoad() }
+    do {
+      instance = try branch.load(F.self, context: context, entry: entry, at: location, thread: thread)
+    } catch {
+      thread.borrow { if $0.endCachingLoad(from: records) { $0.dropDependencies(from: records) } }
+      unitState.finishLoad(of: F.self, loaded: false, in: branch, outcome: .failure(error))
+      throw error
+    }
+    unit.store(instance, at: entry.instanceOffset)
+    // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
+    // renewal what the instance was built from.
+    if entry.hasTeardown { branch.recordTeardown(instance, entry: entry) }
+    thread.borrow {
+      if $0.endCachingLoad(from: records) { recordLoad(receivedOn: $0, from: records) }
+    }
+    // Waiters read the unit again.
+    unitState.finishLoad(of: F.self, loaded: true, in: branch, outcome: .success(branch))
+    return instance
+  }
+
+  /// Waits for the load of `owner` that claimed `unit`.
+  ///
+  /// A claim of this very thread means the request comes from inside that load: a cycle.
+  ///
+  /// It returns once the load ended, and the caller looks at the unit again: there it finds the
+  /// instance, or an empty unit to claim if the load failed before this request could wait for it.
+  @usableFromInline
+  func wait(
+    for owner: UncountedReference<LoadingThread>, of unit: UnitState, thread reference: UncountedReference<LoadingThread>,
+    at location: SourceLocation
+  ) throws {
+    let thread = reference.object
+    if owner == reference {
+      throw CircularDependency(thread.frames, closingWith: F.self, in: branch, at: location)
+    }
+    guard let inFlight = unit.inFlight(F.self, tracking: branch.state) else { return }
+    _ = try inFlight.outcome(of: F.self, waitingAs: thread, binding: entry.binding.object, in: branch, at: location)
+  }
+
+  /// The instance, held by the branch under its lock (it expires, or was renewed) or loaded by an
+  /// async loader: a ``KeyedLoad``.
+  @usableFromInline
+  func loadHeld(context: F.Context, at location: SourceLocation) throws -> F {
+    try KeyedLoad(F.self, context: context, entry: entry.pointer.pointee, in: branch).load(through: entry, at: location)
+  }
+
+  /// Records what the load, just cached, received on `thread`, from `start` in its records.
+  @usableFromInline
+  func recordLoad(receivedOn thread: LoadingThread, from start: Int) {
+    let dependencies = thread.takeDependencies(from: start)
+    guard !dependencies.isEmpty else { return }
+    let key = LoadKey(feature: ObjectIdentifier(F.self), context: nil)
+    branch.state.withLock { $0.held.record(key, dependencies: dependencies) }
+  }
+}
