@@ -45,7 +45,7 @@ extension Branch {
   func link(_ child: Branch) {
     anchor.borrow { anchor in
       anchor.withChildren {
-        // Under the lock that `markClosed` sets the bit under.
+        // Under the lock that `CloseStep.markClosed` sets the bit under.
         guard !isClosed else {
           child.state.withLock { $0.lifecycle.madeUnderClosingParent() }
           child.mirrorClosed()

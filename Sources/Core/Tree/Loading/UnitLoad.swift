@@ -103,8 +103,8 @@ struct UnitLoad<F: Feature> {
   /// instance, or an empty unit to claim if the load failed before this request could wait for it.
   @usableFromInline
   func wait(
-    for owner: UncountedReference<LoadingThread>, of unit: UnitState, thread reference: UncountedReference<LoadingThread>,
-    at location: SourceLocation
+    for owner: UncountedReference<LoadingThread>, of unit: UnitState,
+    thread reference: UncountedReference<LoadingThread>, at location: SourceLocation
   ) throws {
     let thread = reference.object
     if owner == reference {

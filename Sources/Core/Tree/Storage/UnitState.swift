@@ -61,7 +61,7 @@ struct UnitState {
   func claim(for thread: UncountedReference<LoadingThread>) -> Claim {
     let claim = thread.address | Self.loadingTag
     // Sequentially consistent, as a close's scan of the units is: either the close sees this claim,
-    // or the load sees the closed branch (see `Branch.loadSlotted`). The same instruction on x86.
+    // or the load sees the closed branch (see `UnitLoad.load(context:at:)`). The same instruction on x86.
     let (claimed, stored) = word.compareExchange(
       expected: 0, desired: claim, ordering: .sequentiallyConsistent)
     if claimed { return .claimed }
