@@ -51,10 +51,27 @@ public struct FeaturesClosed: DiagnosticError {
   /// What failed, where, which branch was closed, and how to fix it.
   public let diagnostic: Diagnostic
 
+  /// The error of `request`, made at `location` through `branch` once it is closed (or made under
+  /// a closing parent): names the branch whose `close()` closed it, and where that was called.
+  package init(_ request: Request, through branch: Branch, requestedAt location: SourceLocation) {
+    var current: Branch? = branch
+    while let closing = current {
+      if let closer = closing.state.withLock({ $0.lifecycle.closer }) {
+        var closedPath: ScopePath? = closing.path
+        for _ in 0..<closer.levelsUp { closedPath = closedPath?.parent }
+        self.init(request, in: branch, closed: closedPath, at: closer.site, requestedAt: location)
+        return
+      }
+      // Closed as it was made, under a closing parent: the parent says who closed it.
+      current = closing.parent
+    }
+    self.init(request, in: branch, closed: nil, at: nil, requestedAt: location)
+  }
+
   /// - Parameters:
   ///   - closedPath: The path of the branch whose `close()` was called, if known.
   ///   - closeSite: Where it was called.
-  package init(
+  private init(
     _ request: Request, in branch: Branch, closed closedPath: ScopePath?, at closeSite: SourceLocation?,
     requestedAt location: SourceLocation
   ) {

@@ -30,7 +30,7 @@ extension Features {
   ) async throws -> [RenewedInstance] {
     let location = SourceLocation(fileID: file, line: line)
     return try await withBranch(at: location) { branch in
-      if branch.isClosed { throw branch.closed(.refreshing(feature), at: location) }
+      if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
       return try await Renewal.refresh(feature, context: context, through: branch, at: location)
     }
   }

@@ -120,7 +120,7 @@ public struct Features: @unchecked Sendable {
     _ request: @autoclosure () -> FeaturesClosed.Request, at location: SourceLocation, _ body: (Branch) throws -> R
   ) throws -> R {
     try withBranch(at: location) { branch in
-      if branch.isClosed { throw branch.closed(request(), at: location) }
+      if branch.isClosed { throw FeaturesClosed(request(), through: branch, requestedAt: location) }
       return try body(branch)
     }
   }

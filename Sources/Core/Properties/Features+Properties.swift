@@ -54,7 +54,9 @@ extension Features {
   func value<P: FeaturesProperty>(of property: P.Type, at location: SourceLocation) throws -> P.Value {
     if let branch = retainedBranch, let value = BranchProperties.peek(property, in: branch) { return value }
     return try withBranch(at: location) { branch in
-      if branch.isClosed { throw branch.closed(.using("the value of \(property)"), at: location) }
+      if branch.isClosed {
+        throw FeaturesClosed(.using("the value of \(property)"), through: branch, requestedAt: location)
+      }
       return branch.properties.value(property, in: branch)
     }
   }
@@ -64,7 +66,9 @@ extension Features {
   func setProperty<P: FeaturesProperty>(_ property: P.Type, to value: P.Value, at location: SourceLocation) {
     do {
       try withBranch(at: location) { branch in
-        if branch.isClosed { throw branch.closed(.using("the value of \(property)"), at: location) }
+        if branch.isClosed {
+          throw FeaturesClosed(.using("the value of \(property)"), through: branch, requestedAt: location)
+        }
         branch.properties.set(property, to: value, in: branch, at: location)
       }
     } catch {
@@ -101,7 +105,9 @@ extension Features {
     let location = SourceLocation(fileID: file, line: line)
     do {
       return try withBranch(at: location) { branch in
-        if branch.isClosed { throw branch.closed(.using("the value of \(property)"), at: location) }
+        if branch.isClosed {
+          throw FeaturesClosed(.using("the value of \(property)"), through: branch, requestedAt: location)
+        }
         let stream = branch.properties.observe(property, in: branch)
         // A close that marked the branch meanwhile may have finished the streams before this one.
         if branch.isClosed { branch.properties.finishObservers() }

@@ -10,28 +10,6 @@ extension Branch {
   /// read, set or observe reports it, and the branch's property streams have ended. Never unset.
   @inlinable package var isClosed: Bool { slowPathFlags.load(ordering: .sequentiallyConsistent) & Self.closedBit != 0 }
 
-  /// The error of a request for `feature` through this branch once it is closed.
-  @usableFromInline
-  func closed<F: Feature>(resolving feature: F.Type, at location: SourceLocation) -> any Error {
-    closed(.resolving(feature), at: location)
-  }
-
-  /// The error of a request through this branch once it is closed: what was asked, where, and
-  /// which branch was closed, at which site.
-  package func closed(_ request: FeaturesClosed.Request, at location: SourceLocation) -> FeaturesClosed {
-    var branch: Branch? = self
-    while let current = branch {
-      if let closer = current.state.withLock({ $0.lifecycle.closer }) {
-        var closedPath: ScopePath? = current.path
-        for _ in 0..<closer.levelsUp { closedPath = closedPath?.parent }
-        return FeaturesClosed(request, in: self, closed: closedPath, at: closer.site, requestedAt: location)
-      }
-      // Closed as it was made, under a closing parent: the parent says who closed it.
-      branch = current.parent
-    }
-    return FeaturesClosed(request, in: self, closed: nil, at: nil, requestedAt: location)
-  }
-
   /// The branch a `close()` of this one closes: this one, or the root of a test container's copy
   /// of a tree when this is the branch the copy was made at.
   @usableFromInline var closeTarget: Branch {
@@ -89,28 +67,7 @@ extension Branch {
     IssueReporting.report(error.diagnostic, severity: .failure, at: skipped.first?.registration.location)
   }
 
-  // MARK: Recording teardowns
-
-  /// Records an instance just cached here in its unit whose loader has a teardown, before its load
-  /// ends.
-  @usableFromInline
-  func recordTeardown<F: Feature>(_ instance: F, entry: FeatureTable.EntryReference) {
-    recordTeardown(PendingTeardown(of: instance, context: nil, binding: entry.binding.object))
-  }
-
-  /// Records an instance to tear down when this branch closes: a loaded one, or one a test
-  /// container's `load` made.
-  func recordTeardown(_ teardown: PendingTeardown) {
-    makePathIfTethered()
-    state.withLock { record(teardown, in: &$0) }
-  }
-
-  /// Records `teardown` in `state`, this branch's, under its lock: call ``makePathIfTethered()``
-  /// first.
-  func record(_ teardown: PendingTeardown, in state: inout State) {
-    state.teardowns.append(teardown)
-    hasRecordedTeardowns = true
-  }
+  // MARK: Teardowns
 
   /// Below a tether, makes the path now, while the branch's ancestors are certainly alive: a report
   /// of skipped teardowns, from deinit, may no longer reach them. Other branches hold their

@@ -79,7 +79,7 @@ extension Branch {
   /// What ``resolve(_:context:at:)`` keeps off its inlined path.
   @usableFromInline
   func resolveSlowly<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
-    if isClosed { throw closed(.resolving(feature), at: location) }
+    if isClosed { throw FeaturesClosed(.resolving(feature), through: self, requestedAt: location) }
     if let overrides, let instance = overrides.instance(of: feature, context: context, in: self, at: location) {
       return instance
     }

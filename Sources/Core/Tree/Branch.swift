@@ -149,7 +149,7 @@ package final class Branch: @unchecked Sendable {
   func child(
     _ scope: any FeaturesScope.Type, context: ContextLayout, holdsParent: Bool, at location: SourceLocation
   ) throws -> UncountedReference<Branch> {
-    if isClosed { throw closed(.branching(scope), at: location) }
+    if isClosed { throw FeaturesClosed(.branching(scope), through: self, requestedAt: location) }
     let child = Branch(
       definition: try definition.childDefinition(scope, below: self, at: location), parent: UncountedReference(self),
       holdsParent: holdsParent, path: nil, overrides: overridesObject, context: context)
@@ -167,7 +167,7 @@ package final class Branch: @unchecked Sendable {
   {
     guard child.borrow({ $0.isClosed }) else { return }
     child.release()
-    throw closed(.branching(scope), at: location)
+    throw FeaturesClosed(.branching(scope), through: self, requestedAt: location)
   }
 
   /// The layout of a branch's context.

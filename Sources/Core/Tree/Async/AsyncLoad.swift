@@ -94,7 +94,7 @@ extension AsyncLoad {
     let load = AsyncLoad<F>(step: nil, path: nil, in: branch)
     let key = LoadKey(outsideLoad: load)
     let claim = branch.state.withLock { $0.loads.claim(key, isOpen: !branch.isClosed, isCached: false) { load } }
-    guard case .own = claim else { throw branch.closed(.resolving(F.self), at: location) }
+    guard case .own = claim else { throw FeaturesClosed(.resolving(F.self), through: branch, requestedAt: location) }
     return load
   }
 
@@ -104,7 +104,7 @@ extension AsyncLoad {
     if case .success(let instance) = outcome, let registration,
       let teardown = PendingTeardown(of: instance, loadedBy: registration)
     {
-      branch.recordTeardown(teardown)
+      teardown.record(in: branch)
     }
     _ = branch.state.withLock { $0.loads.finish(LoadKey(outsideLoad: self)) }
     finish(outcome)

@@ -18,7 +18,7 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
 
   /// Runs async loaders; anything else resolves as the synchronous request does.
   func resolve() async throws -> F {
-    if branch.isClosed { throw branch.closed(.resolving(F.self), at: location) }
+    if branch.isClosed { throw FeaturesClosed(.resolving(F.self), through: branch, requestedAt: location) }
     if let overrides = branch.overrides,
       let instance = overrides.instance(of: F.self, context: context, in: branch, at: location)
     {
@@ -116,7 +116,7 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
     case .cached:
       return instance!
     case .refused:
-      throw branch.closed(.resolving(F.self), at: location)
+      throw FeaturesClosed(.resolving(F.self), through: branch, requestedAt: location)
     case .own(let started):
       let load = UncountedReference.cast(started, to: AsyncLoad<F>.self)
       start(load, caching: keyed, step: step, path: path)

@@ -49,6 +49,20 @@ struct PendingTeardown: Sendable {
     return text + ")"
   }
 
+  /// Records this teardown in `branch`, to run when it closes: for an instance just cached there,
+  /// before its load ends, or one a test container's `load` made.
+  func record(in branch: Branch) {
+    branch.makePathIfTethered()
+    branch.state.withLock { record(in: branch, state: &$0) }
+  }
+
+  /// Records this teardown in `branch`, under its lock, with its `state`: call
+  /// ``Branch/makePathIfTethered()`` first.
+  func record(in branch: Branch, state: inout Branch.State) {
+    state.teardowns.append(self)
+    branch.hasRecordedTeardowns = true
+  }
+
   /// Runs the teardown of this instance, cached in `branch`, within its time limit, and tells the
   /// tree's observer and a test container's overrides.
   ///

@@ -164,7 +164,7 @@ extension StartUp {
     let outcome: StartUp.Outcome
     switch action {
     case nil:
-      throw branch.closed(.using("start()"), at: location)
+      throw FeaturesClosed(.using("start()"), through: branch, requestedAt: location)
     case .ended(let ended)?:
       outcome = ended
     case .wait? where runsInCurrentTask(branch):

@@ -74,7 +74,7 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
     if expired { Renewal.renewExpired(key, in: branch) }
     switch claim {
     case .refused:
-      throw branch.closed(.resolving(F.self), at: location)
+      throw FeaturesClosed(.resolving(F.self), through: branch, requestedAt: location)
     case .cached:
       return instance!
     case .join(let load):
@@ -135,7 +135,7 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
     }
     if entry.hasTeardown {
       let teardown = PendingTeardown(of: instance, context: multiton == nil ? nil : context, binding: binding)
-      branch.record(teardown, in: &state)
+      teardown.record(in: branch, state: &state)
     }
     state.held.record(key, dependencies: dependencies)
   }

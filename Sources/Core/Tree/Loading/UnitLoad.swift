@@ -70,7 +70,7 @@ struct UnitLoad<F: Feature> {
     // After the claim: a close that starts now finds the claim and waits for this load, and one
     // that started before is seen here (both are sequentially consistent).
     if branch.isClosed {
-      let error = branch.closed(resolving: F.self, at: location)
+      let error = closed(at: location)
       unitState.finishLoad(of: F.self, loaded: false, in: branch, outcome: .failure(error))
       throw error
     }
@@ -86,13 +86,19 @@ struct UnitLoad<F: Feature> {
     unit.store(instance, at: entry.instanceOffset)
     // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
     // renewal what the instance was built from.
-    if entry.hasTeardown { branch.recordTeardown(instance, entry: entry) }
+    if entry.hasTeardown { recordTeardown(of: instance) }
     thread.borrow {
       if $0.endCachingLoad(from: records) { recordLoad(receivedOn: $0, from: records) }
     }
     // Waiters read the unit again.
     unitState.finishLoad(of: F.self, loaded: true, in: branch, outcome: .success(branch))
     return instance
+  }
+
+  /// The error of this request once the branch is closed.
+  @usableFromInline
+  func closed(at location: SourceLocation) -> FeaturesClosed {
+    FeaturesClosed(.resolving(F.self), through: branch, requestedAt: location)
   }
 
   /// Waits for the load of `owner` that claimed `unit`.
@@ -119,6 +125,12 @@ struct UnitLoad<F: Feature> {
   @usableFromInline
   func loadHeld(context: F.Context, at location: SourceLocation) throws -> F {
     try KeyedLoad(F.self, context: context, entry: entry.pointer.pointee, in: branch).load(through: entry, at: location)
+  }
+
+  /// Records the teardown of `instance`, just cached, to run when the branch closes.
+  @usableFromInline
+  func recordTeardown(of instance: F) {
+    PendingTeardown(of: instance, context: nil, binding: entry.binding.object).record(in: branch)
   }
 
   /// Records what the load, just cached, received on `thread`, from `start` in its records.

@@ -81,7 +81,7 @@ extension Renewal {
     let owner = branch.ancestor(entry.depth)
     let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
     return try await branch.definition.renewals.inTurn {
-      if branch.isClosed { throw branch.closed(.refreshing(feature), at: location) }
+      if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
       guard let target = ForgottenInstance(forgetting: key, in: owner) else { return [] }
       let renewal = await Renewal(target).run(through: Subtree(openFrom: owner), cause: .refresh(location))
       if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
