@@ -37,7 +37,7 @@ package struct FeatureTable: Sendable {
     /// Whether each instance is recorded for a teardown when it is cached.
     @usableFromInline package let hasTeardown: Bool
     /// Whether cached instances expire (a time-to-live): they are held where a request that finds
-    /// one expired can renew it (see ``UnitLoad/loadHeld(context:at:)``).
+    /// one expired can renew it (see ``KeyedLoad/load(through:at:)``).
     @usableFromInline package let expires: Bool
 
     /// How many branches up, from a branch of this scope, the registering branch is.

@@ -1,7 +1,7 @@
 import Synchronization
 
-// Closing a branch: the children a close must reach, the instances it tears down, and the state
-// that says a branch is closed. `State.lifecycle` (a ``BranchLifecycle``) owns that state; the
+// What a close needs of a branch: the children it must reach, the closed bit, the loads it waits
+// for, and the end of the branch's close. `State.lifecycle` (a ``BranchLifecycle``) owns that state; the
 // closed bit of `slowPathFlags` mirrors it for the inlined reads, set only by `mirrorClosed()` when an
 // event of the lifecycle leaves `open`.
 extension Branch {

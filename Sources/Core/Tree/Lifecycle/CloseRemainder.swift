@@ -1,5 +1,5 @@
-/// What is left of a close once ``start(closing:at:)`` has marked the branch closed: awaited
-/// with ``complete(closing:at:isolation:)``.
+/// A close, from its start to its end: ``start(closing:at:)`` marks the branch closed and returns
+/// what is left of the close, if anything, which ``complete(closing:at:isolation:)`` awaits.
 @usableFromInline
 enum CloseRemainder: Sendable {
   /// Another close was first: wait for its outcome.

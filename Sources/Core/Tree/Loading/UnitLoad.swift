@@ -12,7 +12,8 @@
 struct UnitLoad<F: Feature> {
   /// The branch whose unit caches the instance.
   @usableFromInline let branch: Branch
-  /// The feature's entry in the branch's scope.
+  /// The feature's entry in the requesting branch's scope, whose unit word and offsets are
+  /// `branch`'s (the requesting branch, or the ancestor that registers the feature).
   @usableFromInline let entry: FeatureTable.EntryReference
 
   @inlinable @inline(__always)
@@ -95,9 +96,10 @@ struct UnitLoad<F: Feature> {
     return instance
   }
 
-  /// The error of this request once the branch is closed.
+  /// The error of this request once the branch is closed: one box, handed to the waiters and
+  /// thrown.
   @usableFromInline
-  func closed(at location: SourceLocation) -> FeaturesClosed {
+  func closed(at location: SourceLocation) -> any Error {
     FeaturesClosed(.resolving(F.self), through: branch, requestedAt: location)
   }
 

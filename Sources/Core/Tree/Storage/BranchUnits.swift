@@ -1,6 +1,7 @@
 /// Every unit a branch has room for: those in its own storage, in give-out order, then those in
 /// its overflow blocks. A view the branch makes when it needs one (``Branch/units``), for what
-/// finds, gives out, destroys and checks units off the inlined read.
+/// finds, gives out, destroys and checks units off the inlined read, and for a close to find the
+/// loads that still claim a unit (``trackClaimedLoads(in:)``).
 struct BranchUnits {
   /// The branch's own storage.
   let storage: BranchStorage
