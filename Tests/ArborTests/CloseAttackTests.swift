@@ -244,6 +244,53 @@ import Testing
     #expect(await ends { try await root.close() })
   }
 
+  /// Sessions whose teardowns close the next one in a ring (ann's closes bob's, bob's closes ann's;
+  /// or a ring of three), each close started apart and all in their teardowns at once: the close
+  /// whose wait would close the loop returns at once, and every close ends, each teardown run once.
+  @Test(arguments: [["ann", "bob"], ["ann", "bob", "cid"]])
+  func sessionsWhoseTeardownsCloseEachOtherAtOnceEnd(users: [String]) async throws {
+    let log = Collected<String>()
+    let sessions = Later<[String: Features]>()
+    defer { sessions.clear() }  // the tree's teardowns reach them: let go, or they keep the tree
+    let inTeardown = Dictionary(uniqueKeysWithValues: users.map { ($0, Flag()) })
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { (features: Features) in
+            let user = try features.context(for: SessionScope.self).user
+            let next = users[(users.firstIndex(of: user)! + 1) % users.count]
+            return Closer(close: {
+              inTeardown[user]!.raise()
+              // Until every session is in its teardown: each close then waits for the next.
+              for flag in inTeardown.values { #expect(await flag.suspendUntilRaised()) }
+              try await sessions.get[next]!.close()
+              log.append("\(user) closed \(next)")
+            })
+          } teardown: { closer in
+            try await closer.close()
+          })
+      }
+    }
+    var branches: [String: Features] = [:]
+    for user in users {
+      let session = try root.branch(SessionScope.self, context: Session(user: user))
+      _ = try await session.instance(of: Closer.self)
+      branches[user] = session
+    }
+    sessions.set(branches)
+    let closed = Collected<String>()
+    for user in users {
+      Task {
+        try await branches[user]!.close()
+        closed.append(user)
+      }
+    }
+    #expect(await eventually(seconds: 30) { closed.all.count == users.count })
+    #expect(Set(log.all) == Set(users.indices.map { "\(users[$0]) closed \(users[($0 + 1) % users.count])" }))
+    #expect(log.all.count == users.count)
+    #expect(await ends { try await root.close() })
+  }
+
   // MARK: Closes from actors
 
   actor Owner {

@@ -68,7 +68,11 @@ enum CloseRemainder: Sendable {
         return failures
       }
       guard isWaitedFor else { return }
+      // The close the caller runs, if any, waits for this one, as a wait for an earlier close does
+      // (and no close waits for this one yet, so this wait closes no loop).
+      let wait = ClosesInTask.OutcomeWait(for: branch)
       failures = await task.value
+      wait.end()
     }
     if !failures.isEmpty { throw TeardownFailed(failures, closing: branch.path, at: site) }
   }
@@ -76,17 +80,20 @@ enum CloseRemainder: Sendable {
   /// The outcome of the close of `branch` that started first, once it ended; at once while that
   /// close waits for the current task: for a close the task runs (a teardown closing its own
   /// branch again, or an ancestor), or for a load the task runs inside (an async loader closing its
-  /// own branch, or an ancestor, as it closes). That close cannot end before this returns, and its
-  /// own caller gets its outcome.
+  /// own branch, or an ancestor, as it closes), or through other closes that wait for the one the
+  /// task runs (two sessions whose teardowns close each other). That close cannot end before this
+  /// returns, and its own caller gets its outcome.
   static func outcomeOfFirstClose(of branch: Branch) async -> [TeardownFailed.Failure] {
     // Read before the lock: a close the task runs ends only after this returns, and one that ended
     // left the branch closed, which the lifecycle answers first.
     let isPartOfTheClose =
       ClosesInTask.current?.contains(branch) == true || ClosesInTask.currentTaskLoads(below: branch)
       || TreeRenewals.tearsDown(in: branch)
+    let wait = ClosesInTask.OutcomeWait(for: branch)
+    defer { wait.end() }
     return await withCheckedContinuation { continuation in
       let ready = branch.state.withLock { state -> [TeardownFailed.Failure]? in
-        if isPartOfTheClose, !state.lifecycle.hasEnded { return [] }
+        if isPartOfTheClose || wait.closesALoop, !state.lifecycle.hasEnded { return [] }
         switch state.lifecycle.waitForOutcome(continuation) {
         case .suspend: return nil
         case .resume(let failures): return failures
@@ -95,4 +102,5 @@ enum CloseRemainder: Sendable {
       if let ready { continuation.resume(returning: ready) }
     }
   }
+
 }

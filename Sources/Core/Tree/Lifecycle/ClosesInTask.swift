@@ -5,7 +5,16 @@ import Synchronization
 /// A close runs its plan in a task of its own, with this as a task-local: a teardown that closes its
 /// own branch again (or a branch whose close includes it), directly or through a task it starts,
 /// finds its branch here and does not wait for the close it is part of.
-final class ClosesInTask: Sendable {
+///
+/// Closes that run in tasks of their own, started apart, can wait for each other too: a teardown of
+/// one session that closes another, while that one's teardown closes the first. Each close is a
+/// node of the ``WaitGraph`` while its plan runs, and a close that waits for another's outcome
+/// records the wait there (``OutcomeWait``): the wait that would close a loop is not
+/// made, and that close returns at once, as a close that is part of the one it waits for does.
+final class ClosesInTask: WaitGraph.Node, Sendable {
+  /// The branches whose teardowns the plan runs: a close of one of them that started later waits
+  /// for this one.
+  private let tearsDown: Set<ObjectIdentifier>
   /// The branches whose teardowns the plan runs, and the ancestors of its branch, while the plan
   /// runs (not once it ended). A close of any of them, started elsewhere, waits for this one: it
   /// cannot end before a teardown of this one that waits for it. Identifiers stay unique meanwhile,
@@ -29,6 +38,7 @@ final class ClosesInTask: Sendable {
       step.children.forEach(collect)
     }
     collect(plan)
+    tearsDown = branches
     var ancestor = Self.heldParent(of: plan.branch)
     while let current = ancestor {
       branches.insert(ObjectIdentifier(current))
@@ -50,6 +60,65 @@ final class ClosesInTask: Sendable {
   /// waits for that close's outcome, as any other caller does.
   func ended() {
     hasEnded.store(true, ordering: .releasing)
+    guard isWaiting.load(ordering: .acquiring) else { return }
+    Self.waitingCloses.withLock { closes in
+      for branch in tearsDown where closes[branch] === self { closes[branch] = nil }
+    }
+  }
+
+  var isFinished: Bool { hasEnded.load(ordering: .acquiring) }
+
+  /// A close waits only through the waits it records.
+  var waitsImplicitlyFor: (any WaitGraph.Node)? { nil }
+
+  /// Whether this close ever waited for another's outcome: it is then in ``waitingCloses``.
+  private let isWaiting = Atomic<Bool>(false)
+
+  /// The closes that waited for another close's outcome while their plan ran, by the branches
+  /// whose teardowns they run. Only such a close can be on a loop of closes waiting for each
+  /// other, so a close that never waits costs nothing here.
+  private static let waitingCloses = Lock<[ObjectIdentifier: ClosesInTask]>.make([:])
+
+  /// Puts this close in ``waitingCloses``, before it records its first wait.
+  private func recordWaiting() {
+    guard !isWaiting.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    Self.waitingCloses.withLock { closes in
+      for branch in tearsDown { closes[branch] = self }
+    }
+  }
+
+  /// The close running the teardowns of the branch `branch` identifies, if it waits for another.
+  fileprivate static func waiting(_ branch: ObjectIdentifier) -> ClosesInTask? {
+    waitingCloses.withLock { $0[branch] }
+  }
+
+  /// A wait of the close the current task runs, if any, for the outcome of the close of a branch,
+  /// recorded in the ``WaitGraph`` until ``end()``.
+  struct OutcomeWait {
+    private let waiter: ClosesInTask?
+    private let close: CloseOfBranch
+    /// Whether the wait would close a loop of closes waiting for each other through their
+    /// teardowns: the caller then does not wait, as for a close it is part of.
+    let closesALoop: Bool
+
+    /// Records that the close the current task runs waits for the close of `branch`, unless that
+    /// close waits, through others, for this one.
+    init(for branch: Branch) {
+      close = CloseOfBranch(ObjectIdentifier(branch))
+      guard let current, !current.isFinished else {
+        (waiter, closesALoop) = (nil, false)
+        return
+      }
+      // Before the wait is recorded: a close whose wait closes the loop later finds this one.
+      current.recordWaiting()
+      closesALoop = WaitGraph.add(current, waitingFor: close, describeLoop: { _ in () }) != nil
+      waiter = closesALoop ? nil : current
+    }
+
+    /// The wait ended.
+    func end() {
+      if let waiter { WaitGraph.remove(waiter, waitingFor: close) }
+    }
   }
 
   /// Whether the current task runs inside one of the loads this close waits for: the close could
@@ -102,4 +171,20 @@ final class ClosesInTask: Sendable {
 
   /// The close the current task runs, if any.
   @TaskLocal static var current: ClosesInTask?
+}
+
+/// The close of one branch, as a close waiting for its outcome sees it in the ``WaitGraph``: it
+/// waits for the close that runs the branch's teardowns, once that one waits for another.
+fileprivate final class CloseOfBranch: WaitGraph.Node {
+  /// The branch, kept alive by the close that waits for it.
+  let branch: ObjectIdentifier
+
+  init(_ branch: ObjectIdentifier) {
+    self.branch = branch
+  }
+
+  /// Never ended as a node: the close it waits for says when the wait no longer blocks.
+  var isFinished: Bool { false }
+
+  var waitsImplicitlyFor: (any WaitGraph.Node)? { ClosesInTask.waiting(branch) }
 }

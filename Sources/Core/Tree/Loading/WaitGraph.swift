@@ -1,6 +1,7 @@
 /// Who waits for whom: threads for other threads' synchronous loads, async loads for other async
-/// loads. One graph, one lock, one search: a wait that would close a loop is refused, so that a
-/// cycle across threads or tasks fails with its path instead of hanging.
+/// loads, closes for other closes' outcomes. One graph, one lock, one search: a wait that would
+/// close a loop is refused, so that a cycle across threads or tasks fails with its path (or, for
+/// closes, returns at once) instead of hanging.
 ///
 /// Edges are recorded only while a wait lasts, and only for waits that block (a request that
 /// finds its instance cached never comes here), so the lock is taken only on contention.
