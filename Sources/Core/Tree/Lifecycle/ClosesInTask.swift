@@ -59,14 +59,15 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
   /// The plan ended: a task started by one of its teardowns that closes one of its branches later
   /// waits for that close's outcome, as any other caller does.
   func ended() {
-    hasEnded.store(true, ordering: .releasing)
-    guard isWaiting.load(ordering: .acquiring) else { return }
+    // Sequentially consistent, as `recordWaiting` is: either it sees the end, or this sees it.
+    hasEnded.store(true, ordering: .sequentiallyConsistent)
+    guard isWaiting.load(ordering: .sequentiallyConsistent) else { return }
     Self.waitingCloses.withLock { closes in
       for branch in tearsDown where closes[branch] === self { closes[branch] = nil }
     }
   }
 
-  var isFinished: Bool { hasEnded.load(ordering: .acquiring) }
+  var isFinished: Bool { hasEnded.load(ordering: .sequentiallyConsistent) }
 
   /// A close waits only through the waits it records.
   var waitsImplicitlyFor: (any WaitGraph.Node)? { nil }
@@ -79,10 +80,12 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
   /// other, so a close that never waits costs nothing here.
   private static let waitingCloses = Lock<[ObjectIdentifier: ClosesInTask]>.make([:])
 
-  /// Puts this close in ``waitingCloses``, before it records its first wait.
+  /// Puts this close in ``waitingCloses``, before it records its first wait; not once it ended
+  /// (a task its teardown started and did not await may wait later).
   private func recordWaiting() {
-    guard !isWaiting.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    guard !isWaiting.exchange(true, ordering: .sequentiallyConsistent) else { return }
     Self.waitingCloses.withLock { closes in
+      guard !isFinished else { return }
       for branch in tearsDown { closes[branch] = self }
     }
   }
