@@ -98,8 +98,8 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
   /// A wait of the close the current task runs, if any, for the outcome of the close of a branch,
   /// recorded in the ``WaitGraph`` until ``end()``.
   struct OutcomeWait {
-    private let waiter: ClosesInTask?
-    private let close: CloseOfBranch
+    /// The close that waits and what it waits for, when the wait is recorded.
+    private let edge: (waiter: ClosesInTask, close: CloseOfBranch)?
     /// Whether the wait would close a loop of closes waiting for each other through their
     /// teardowns: the caller then does not wait, as for a close it is part of.
     let closesALoop: Bool
@@ -107,20 +107,20 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
     /// Records that the close the current task runs waits for the close of `branch`, unless that
     /// close waits, through others, for this one.
     init(for branch: Branch) {
-      close = CloseOfBranch(ObjectIdentifier(branch))
       guard let current, !current.isFinished else {
-        (waiter, closesALoop) = (nil, false)
+        (edge, closesALoop) = (nil, false)
         return
       }
       // Before the wait is recorded: a close whose wait closes the loop later finds this one.
       current.recordWaiting()
+      let close = CloseOfBranch(ObjectIdentifier(branch))
       closesALoop = WaitGraph.add(current, waitingFor: close, describeLoop: { _ in () }) != nil
-      waiter = closesALoop ? nil : current
+      edge = closesALoop ? nil : (current, close)
     }
 
     /// The wait ended.
     func end() {
-      if let waiter { WaitGraph.remove(waiter, waitingFor: close) }
+      if let edge { WaitGraph.remove(edge.waiter, waitingFor: edge.close) }
     }
   }
 
