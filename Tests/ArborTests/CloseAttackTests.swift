@@ -279,9 +279,9 @@ import Testing
     }
     sessions.set(branches)
     let closed = Collected<String>()
-    for user in users {
+    for (user, session) in branches {
       Task {
-        try await branches[user]!.close()
+        try await session.close()
         closed.append(user)
       }
     }
@@ -289,6 +289,53 @@ import Testing
     #expect(Set(log.all) == Set(users.indices.map { "\(users[$0]) closed \(users[($0 + 1) % users.count])" }))
     #expect(log.all.count == users.count)
     #expect(await ends { try await root.close() })
+  }
+
+  /// A root's close reaches a session (ann) closing apart, whose teardown waits for the close of
+  /// a sibling (bob) that the root's close runs: once bob is closed, the root's close waits for
+  /// ann's, since no close waits for it any more, and tears the root down last.
+  @Test func aRootCloseWaitsForASessionWhoseTeardownWaitedForASiblingTheRootClosed() async throws {
+    let log = Collected<String>()
+    let sessions = Later<[String: Features]>()
+    defer { sessions.clear() }  // the tree's teardowns reach them: let go, or they keep the tree
+    let annInTeardown = Flag()
+    let bobInTeardown = Flag()
+    let root = FeaturesRoot { registry in
+      registry.use(resource(log, { Pool(name: "root") }, named: "root pool"))
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { _ in
+            Closer(close: {
+              annInTeardown.raise()
+              #expect(await bobInTeardown.suspendUntilRaised())
+              try await sessions.get["bob"]!.close()
+              log.append("ann closed bob")
+            })
+          } teardown: { closer in
+            try await closer.close()
+          })
+        registry.use(
+          .cacheable { (features: Features) in
+            Pool(name: try features.context(for: SessionScope.self).user)
+          } teardown: { pool in
+            bobInTeardown.raise()
+            // Until ann's teardown waits for this close.
+            #expect(await eventually { sessions.get["bob"]!.waits.closesForTheClose == 1 })
+            log.append("down \(pool.name)")
+          })
+      }
+    }
+    _ = try await root.instance(of: Pool.self)
+    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let bob = try root.branch(SessionScope.self, context: Session(user: "bob"))
+    sessions.set(["ann": ann, "bob": bob])
+    _ = try await ann.instance(of: Closer.self)
+    _ = try await bob.instance(of: Pool.self)
+    let annClose = Task { try await ann.close() }
+    #expect(await annInTeardown.suspendUntilRaised())
+    #expect(await ends { try await root.close() })
+    #expect(log.all == ["up root pool", "down bob", "ann closed bob", "down root pool"])
+    try await annClose.value
   }
 
   // MARK: Closes from actors

@@ -51,6 +51,10 @@ enum CloseRemainder: Sendable {
       // an ancestor), waiting would never end: the close goes on in its task, and ends when the
       // load does. No caller then gets its outcome, so a teardown that throws is reported.
       let isWaitedFor = !closing.waitsForTheCurrentTask()
+      // The close the caller runs, if any, waits for this one, as a wait for an earlier close does:
+      // recorded before this one starts, when no close can wait for it yet, so that a loop through
+      // it is found by the close whose wait closes it.
+      let wait = isWaitedFor ? ClosesInTask.OutcomeWait(for: branch) : nil
       let task = Task {
         let failures = await ClosesInTask.$current.withValue(closing) {
           // Not waited for, the close is part of no load of the caller's: its requests and closes
@@ -68,11 +72,8 @@ enum CloseRemainder: Sendable {
         return failures
       }
       guard isWaitedFor else { return }
-      // The close the caller runs, if any, waits for this one, as a wait for an earlier close does
-      // (and no close waits for this one yet, so this wait closes no loop).
-      let wait = ClosesInTask.OutcomeWait(for: branch)
       failures = await task.value
-      wait.end()
+      wait?.end()
     }
     if !failures.isEmpty { throw TeardownFailed(failures, closing: branch.path, at: site) }
   }
@@ -89,11 +90,12 @@ enum CloseRemainder: Sendable {
     let isPartOfTheClose =
       ClosesInTask.current?.contains(branch) == true || ClosesInTask.currentTaskLoads(below: branch)
       || TreeRenewals.tearsDown(in: branch)
-    let wait = ClosesInTask.OutcomeWait(for: branch)
-    defer { wait.end() }
+    // Only a wait that may block is recorded: one for a close the task is part of returns at once.
+    let wait = isPartOfTheClose ? nil : ClosesInTask.OutcomeWait(for: branch)
+    defer { wait?.end() }
     return await withCheckedContinuation { continuation in
       let ready = branch.state.withLock { state -> [TeardownFailed.Failure]? in
-        if isPartOfTheClose || wait.closesALoop, !state.lifecycle.hasEnded { return [] }
+        if isPartOfTheClose || wait?.closesALoop == true, !state.lifecycle.hasEnded { return [] }
         switch state.lifecycle.waitForOutcome(continuation) {
         case .suspend: return nil
         case .resume(let failures): return failures
@@ -102,5 +104,4 @@ enum CloseRemainder: Sendable {
       if let ready { continuation.resume(returning: ready) }
     }
   }
-
 }

@@ -58,6 +58,7 @@ struct CloseStep: @unchecked Sendable {
     }
     failures += await tearDown()
     branch.finishClose(with: failures)
+    ClosesInTask.current?.endedClose(of: branch)
     return failures
   }
 

@@ -12,9 +12,11 @@ import Synchronization
 /// records the wait there (``OutcomeWait``): the wait that would close a loop is not
 /// made, and that close returns at once, as a close that is part of the one it waits for does.
 final class ClosesInTask: WaitGraph.Node, Sendable {
-  /// The branches whose teardowns the plan runs: a close of one of them that started later waits
-  /// for this one.
-  private let tearsDown: Set<ObjectIdentifier>
+  /// The branches whose teardowns the plan runs, in the order their closes end (each after its
+  /// children): a close of one of them that started later waits for this one.
+  private let tearsDown: [ObjectIdentifier]
+  /// How many of ``tearsDown`` ended their close.
+  private let endedCount = Atomic<Int>(0)
   /// The branches whose teardowns the plan runs, and the ancestors of its branch, while the plan
   /// runs (not once it ended). A close of any of them, started elsewhere, waits for this one: it
   /// cannot end before a teardown of this one that waits for it. Identifiers stay unique meanwhile,
@@ -30,15 +32,16 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
   private let enclosing: ClosesInTask?
 
   init(_ plan: CloseStep, enclosing: ClosesInTask?) {
-    var branches: Set<ObjectIdentifier> = []
+    var tearsDown: [ObjectIdentifier] = []
     var loads: Set<ObjectIdentifier> = []
     func collect(_ step: CloseStep) {
-      if step.runsTeardowns { branches.insert(ObjectIdentifier(step.branch)) }
       loads.formUnion(Self.asyncLoadsInFlight(in: step.branch))
       step.children.forEach(collect)
+      if step.runsTeardowns { tearsDown.append(ObjectIdentifier(step.branch)) }
     }
     collect(plan)
-    tearsDown = branches
+    self.tearsDown = tearsDown
+    var branches = Set(tearsDown)
     var ancestor = Self.heldParent(of: plan.branch)
     while let current = ancestor {
       branches.insert(ObjectIdentifier(current))
@@ -67,6 +70,18 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
     }
   }
 
+  /// The plan ended the close of `branch`, the next of ``tearsDown``: a close waiting for its
+  /// outcome no longer waits for this one.
+  func endedClose(of branch: Branch) {
+    let branch = ObjectIdentifier(branch)
+    let index = endedCount.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue
+    assert(tearsDown[index] == branch, "a plan ended its branches' closes out of order")
+    guard isWaiting.load(ordering: .sequentiallyConsistent) else { return }
+    Self.waitingCloses.withLock { closes in
+      if closes[branch] === self { closes[branch] = nil }
+    }
+  }
+
   var isFinished: Bool { hasEnded.load(ordering: .sequentiallyConsistent) }
 
   /// A close waits only through the waits it records.
@@ -76,21 +91,24 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
   private let isWaiting = Atomic<Bool>(false)
 
   /// The closes that waited for another close's outcome while their plan ran, by the branches
-  /// whose teardowns they run. Only such a close can be on a loop of closes waiting for each
-  /// other, so a close that never waits costs nothing here.
+  /// whose teardowns they run and whose close has not ended. Only a close that waits can be on a
+  /// loop of closes waiting for each other (through the waits the graph records), so a close
+  /// that never waits costs nothing here.
   private static let waitingCloses = Lock<[ObjectIdentifier: ClosesInTask]>.make([:])
 
-  /// Puts this close in ``waitingCloses``, before it records its first wait; not once it ended
-  /// (a task its teardown started and did not await may wait later).
+  /// Puts this close in ``waitingCloses`` for each branch whose close it has not ended, before it
+  /// records its first wait; not once it ended (a task its teardown started and did not await may
+  /// wait later).
   private func recordWaiting() {
     guard !isWaiting.exchange(true, ordering: .sequentiallyConsistent) else { return }
     Self.waitingCloses.withLock { closes in
       guard !isFinished else { return }
-      for branch in tearsDown { closes[branch] = self }
+      for branch in tearsDown[endedCount.load(ordering: .sequentiallyConsistent)...] { closes[branch] = self }
     }
   }
 
-  /// The close running the teardowns of the branch `branch` identifies, if it waits for another.
+  /// The close running the teardowns of the branch `branch` identifies, if it waits for another
+  /// and has not ended that branch's close.
   fileprivate static func waiting(_ branch: ObjectIdentifier) -> ClosesInTask? {
     waitingCloses.withLock { $0[branch] }
   }
@@ -177,9 +195,10 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
 }
 
 /// The close of one branch, as a close waiting for its outcome sees it in the ``WaitGraph``: it
-/// waits for the close that runs the branch's teardowns, once that one waits for another.
+/// waits for the close that runs the branch's teardowns while that one waits for another, until
+/// it ended the branch's close.
 fileprivate final class CloseOfBranch: WaitGraph.Node {
-  /// The branch, kept alive by the close that waits for it.
+  /// The branch, which the caller waiting for its close keeps alive meanwhile.
   let branch: ObjectIdentifier
 
   init(_ branch: ObjectIdentifier) {
