@@ -46,7 +46,8 @@ enum CloseRemainder: Sendable {
     case .run(let plan):
       // A task of its own, which nobody cancels: a teardown never starts cancelled, even when the
       // caller's task is cancelled before or during the close.
-      let closing = ClosesInTask(plan, enclosing: ClosesInTask.current)
+      let enclosing = ClosesInTask.current
+      let closing = ClosesInTask(plan, enclosing: enclosing)
       // Called from inside a load this close waits for (an async loader closing its own branch, or
       // an ancestor), waiting would never end: the close goes on in its task, and ends when the
       // load does. No caller then gets its outcome, so a teardown that throws is reported.
@@ -54,14 +55,14 @@ enum CloseRemainder: Sendable {
       // The close the caller runs, if any, waits for this one, as a wait for an earlier close does:
       // recorded before this one starts, when no close can wait for it yet, so that a loop through
       // it is found by the close whose wait closes it.
-      let wait = isWaitedFor ? ClosesInTask.OutcomeWait(for: branch) : nil
+      let wait = isWaitedFor ? ClosesInTask.OutcomeWait(of: enclosing, for: branch) : nil
       let task = Task {
         let failures = await ClosesInTask.$current.withValue(closing) {
           // Not waited for, the close is part of no load of the caller's: its requests and closes
           // must not take the caller's loads for theirs.
-          guard !isWaitedFor else { return await plan.run() }
+          guard !isWaitedFor else { return await plan.run(of: closing) }
           return await AsyncFrame.$current.withValue(nil) {
-            await ClosesInTask.$outsideLoads.withValue([]) { await plan.run() }
+            await ClosesInTask.$outsideLoads.withValue([]) { await plan.run(of: closing) }
           }
         }
         closing.ended()
@@ -87,11 +88,12 @@ enum CloseRemainder: Sendable {
   static func outcomeOfFirstClose(of branch: Branch) async -> [TeardownFailed.Failure] {
     // Read before the lock: a close the task runs ends only after this returns, and one that ended
     // left the branch closed, which the lifecycle answers first.
+    let current = ClosesInTask.current
     let isPartOfTheClose =
-      ClosesInTask.current?.contains(branch) == true || ClosesInTask.currentTaskLoads(below: branch)
+      current?.contains(branch) == true || ClosesInTask.currentTaskLoads(below: branch)
       || TreeRenewals.tearsDown(in: branch)
     // Only a wait that may block is recorded: one for a close the task is part of returns at once.
-    let wait = isPartOfTheClose ? nil : ClosesInTask.OutcomeWait(for: branch)
+    let wait = isPartOfTheClose ? nil : ClosesInTask.OutcomeWait(of: current, for: branch)
     defer { wait?.end() }
     return await withCheckedContinuation { continuation in
       let ready = branch.state.withLock { state -> [TeardownFailed.Failure]? in

@@ -45,11 +45,12 @@ struct CloseStep: @unchecked Sendable {
     }
   }
 
-  /// Runs this step: each child (with its own children first), then the branch itself.
-  func run() async -> [TeardownFailed.Failure] {
+  /// Runs this step of `closing`'s plan: each child (with its own children first), then the
+  /// branch itself.
+  func run(of closing: ClosesInTask) async -> [TeardownFailed.Failure] {
     var failures: [TeardownFailed.Failure] = []
     for child in children {
-      failures += await child.run()
+      failures += await child.run(of: closing)
       child.branch.anchor.borrow { $0.release() }
     }
     guard runsTeardowns else {
@@ -58,7 +59,7 @@ struct CloseStep: @unchecked Sendable {
     }
     failures += await tearDown()
     branch.finishClose(with: failures)
-    ClosesInTask.current?.endedClose(of: branch)
+    closing.endedClose(of: branch)
     return failures
   }
 

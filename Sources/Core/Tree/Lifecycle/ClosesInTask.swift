@@ -116,29 +116,31 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
   /// A wait of the close the current task runs, if any, for the outcome of the close of a branch,
   /// recorded in the ``WaitGraph`` until ``end()``.
   struct OutcomeWait {
-    /// The close that waits and what it waits for, when the wait is recorded.
-    private let edge: (waiter: ClosesInTask, close: CloseOfBranch)?
+    /// The close that waits, when the wait is recorded.
+    private let waiter: ClosesInTask?
+    /// What it waits for, when the wait is recorded.
+    private let close: CloseOfBranch?
     /// Whether the wait would close a loop of closes waiting for each other through their
     /// teardowns: the caller then does not wait, as for a close it is part of.
     let closesALoop: Bool
 
-    /// Records that the close the current task runs waits for the close of `branch`, unless that
-    /// close waits, through others, for this one.
-    init(for branch: Branch) {
+    /// Records that `current`, the close the current task runs, waits for the close of `branch`,
+    /// unless that close waits, through others, for this one.
+    init(of current: ClosesInTask?, for branch: Branch) {
       guard let current, !current.isFinished else {
-        (edge, closesALoop) = (nil, false)
+        (waiter, close, closesALoop) = (nil, nil, false)
         return
       }
       // Before the wait is recorded: a close whose wait closes the loop later finds this one.
       current.recordWaiting()
       let close = CloseOfBranch(ObjectIdentifier(branch))
       closesALoop = WaitGraph.add(current, waitingFor: close, describeLoop: { _ in () }) != nil
-      edge = closesALoop ? nil : (current, close)
+      (waiter, self.close) = closesALoop ? (nil, nil) : (current, close)
     }
 
     /// The wait ended.
     func end() {
-      if let edge { WaitGraph.remove(edge.waiter, waitingFor: edge.close) }
+      if let waiter, let close { WaitGraph.remove(waiter, waitingFor: close) }
     }
   }
 
