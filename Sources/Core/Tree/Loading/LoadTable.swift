@@ -5,31 +5,27 @@
 /// loads by (a ``LoadKey`` in a branch) and the load it keeps in flight (a ``LoadInFlight``), so
 /// that tests drive it with plain values.
 ///
-/// Every load but one kind is claimed here: a multiton's context, an instance the branch holds
-/// under its lock (it expires, or was renewed), every async load, and a test container's loads. A
-/// cacheable without a context, loaded in place, is claimed lock-free through its unit's word
-/// (``UnitState``): a load nobody waits for never takes the lock. The first request that waits for
-/// one has the table ``track(_:_:)`` it, so that it is waited for, and found by a close, as every
-/// other load is.
+/// Every load is claimed by one ``LoadState/claim(isOpen:starting:)``; the table holds the state
+/// of all but one kind: a multiton's context, an instance the branch holds under its lock (it
+/// expires, or was renewed), every async load, and a test container's loads. A cacheable without a
+/// context, loaded in place, keeps its state in its unit's word (``UnitState``), claimed without a
+/// lock: a load nobody waits for never takes the lock. The first request that waits for one has the
+/// table ``track(_:_:)`` it, so that it is waited for, and found by a close, as every other load is.
 ///
-/// For one key:
+/// Each key follows ``LoadState``: the table keeps the load of every key in the `loading` state,
+/// and tells idle from loaded by whether the branch's storage holds the instance. Beyond the claim:
 ///
 /// | state | event | next state | action |
 /// |---|---|---|---|
-/// | any | ``claim(_:isOpen:isCached:starting:)``, the branch closing | same | ``Claim/refused``: throw `FeaturesClosed` |
-/// | idle | claim, the instance cached | idle | ``Claim/cached``: read it |
-/// | idle | claim | loading (the new load) | ``Claim/own(_:)``: run the loader, outside the lock |
-/// | loading | claim | loading (the same) | ``Claim/join(_:)``: wait for the load's outcome |
 /// | idle | ``track(_:_:)``: a request waits for a unit's load | loading (that load) | wait for it |
 /// | loading | ``inFlight(of:)``: another request waits for a unit's load | loading | wait for it |
 /// | loading | ``finish(_:)``, once the instance is published (or the load failed) | idle | resume the load's waiters with its outcome |
 /// | loading | a close (``inFlight``) | loading | the close waits for the load to end |
 ///
-/// "Loaded" is not a state of the table: it is the instance, published in the branch's storage
-/// (a unit, a multiton's table, the held instances) in the critical section that finishes the
-/// load, and looked up in the one that claims. A failure is not cached: the key is idle again, and
-/// the next claim starts a new load. A close never cancels a load; it waits for every load in
-/// flight, and no load starts once the branch is closing.
+/// "Loaded" is the instance, published in the branch's storage (a unit, a multiton's table, the
+/// held instances) in the critical section that finishes the load, and looked up in the one that
+/// claims. A close never cancels a load; it waits for every load in flight, and no load starts once
+/// the branch is closing.
 package struct LoadTable<Key: Hashable, Load> {
   /// The load in flight for each key that has one; a key without is idle.
   private var loading: [Key: Load] = [:]
@@ -37,31 +33,19 @@ package struct LoadTable<Key: Hashable, Load> {
   /// An idle table.
   package init() {}
 
-  /// What a claim tells its request to do.
-  package enum Claim {
-    /// The branch is closing: no load may start.
-    case refused
-    /// The instance is cached: read it.
-    case cached
-    /// Wait for this load, which another request started.
-    case join(Load)
-    /// Run this load, which the request now owns, then ``finish(_:)`` it.
-    case own(Load)
-  }
-
   /// A request for `key`.
   ///
   /// - Parameters:
   ///   - isOpen: Whether the branch is open (its lifecycle's answer, under the same lock).
   ///   - isCached: Whether the branch's storage holds the instance.
   ///   - starting: Makes the load the request will own, if it comes to that.
-  package mutating func claim(_ key: Key, isOpen: Bool, isCached: Bool, starting: () -> Load) -> Claim {
-    guard isOpen else { return .refused }
-    if isCached { return .cached }
-    if let load = loading[key] { return .join(load) }
-    let load = starting()
-    loading[key] = load
-    return .own(load)
+  package mutating func claim(
+    _ key: Key, isOpen: Bool, isCached: Bool, starting: () -> Load
+  ) -> LoadClaim<Load> {
+    let state: LoadState<Load> = isCached ? .loaded : loading[key].map { .loading($0) } ?? .idle
+    let claim = state.claim(isOpen: isOpen, starting: starting)
+    if case .own(let load) = claim { loading[key] = load }
+    return claim
   }
 
   /// A load of `key` claimed through its unit's word, which a request now waits for: the table

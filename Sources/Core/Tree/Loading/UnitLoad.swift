@@ -2,8 +2,9 @@
 /// context, loaded once however many requests race for it, claimed through the unit's word without
 /// a lock.
 ///
-/// The lock-free counterpart of ``KeyedLoad``. The first request claims the empty unit with a
-/// compare-and-exchange (``UnitState/claim(for:)``), runs the loader without holding any lock,
+/// The lock-free counterpart of ``KeyedLoad``: the unit's word holds the ``LoadState`` a
+/// ``LoadTable`` holds for the others. The first request claims the empty unit with a
+/// compare-and-exchange (``UnitState/claim(for:isOpen:)``), runs the loader without holding any lock,
 /// stores the instance and ends the load with an exchange (``UnitState/finishLoad(of:loaded:in:outcome:)``).
 /// A request that finds the unit claimed waits for that load through the branch's ``LoadTable``,
 /// or finds a cycle. Specialised for `F` (the first request of every cacheable takes it), with the
@@ -57,19 +58,22 @@ struct UnitLoad<F: Feature> {
     if let instance = unit.instance(F.self, at: entry.instanceOffset) { return instance }
     let thread = LoadingThread.currentReference
     claiming: while true {
-      switch unitState.claim(for: thread) {
-      case .claimed:
+      switch unitState.claim(for: thread, isOpen: !branch.isClosed) {
+      case .own:
         break claiming
-      case .loaded:
+      case .cached:
         return unit.storedInstance(F.self, at: entry.instanceOffset)
-      case .loading(let owner):
+      case .join(let owner):
         try wait(for: owner, of: unitState, thread: thread, at: location)
-      case .relocated:
+      case .refused:
+        throw closed(at: location)
+      case nil:
         return try loadHeld(context: context, at: location)
       }
     }
-    // After the claim: a close that starts now finds the claim and waits for this load, and one
-    // that started before is seen here (both are sequentially consistent).
+    // Asked again after the claim, which took no lock: a close that starts now finds the claim and
+    // waits for this load, and one that started before is seen here (both are sequentially
+    // consistent).
     if branch.isClosed {
       let error = closed(at: location)
       unitState.finishLoad(of: F.self, loaded: false, in: branch, outcome: .failure(error))

@@ -10,8 +10,9 @@ import Synchronization
 ///   bit 1 set too once another request waits for it (its ``InFlight`` is then in the branch's
 ///   `state`, registered in the same critical section that set the bit).
 ///
-/// The first request claims an empty unit with one compare-and-exchange (``claim(for:)``) and ends
-/// its load with one exchange (``settle(loaded:)``); a waiter marks the load waited
+/// The word holds a ``LoadState``, the state machine every load follows: the first request claims an
+/// empty unit with one compare-and-exchange (``claim(for:isOpen:)``) and ends its load with one
+/// exchange (``settle(loaded:)``); a waiter marks the load waited
 /// (``markWaited()``) under the branch's lock, so the owner knows to take that lock as it settles.
 ///
 /// A renewal (``ForgottenInstance/init(forgetting:in:isLetGo:)``) turns a loaded unit into ``relocated``: its instance stays
@@ -42,32 +43,47 @@ struct UnitState {
   @inlinable @inline(__always)
   var isLoaded: Bool { word.load(ordering: .acquiring) == Self.loaded }
 
-  /// What a claim found.
-  @usableFromInline
-  enum Claim {
-    /// The unit is the caller's to load.
-    case claimed
-    /// Another load stored the instance meanwhile.
-    case loaded
-    /// A load of `owner` is in progress (the caller's own thread's, when the request comes from
-    /// inside that load).
-    case loading(owner: UncountedReference<LoadingThread>)
-    /// The instance was renewed: the branch holds the feature's instances from now on.
-    case relocated
+  /// The load state the word holds (``LoadState``), a load being its owner thread; `nil` once the
+  /// unit is relocated, when the branch's ``LoadTable`` holds the feature's loads.
+  @inlinable @inline(__always)
+  static func loadState(of stored: UInt) -> LoadState<UncountedReference<LoadingThread>>? {
+    if stored == 0 { return .idle }
+    if stored & loadingTag != 0 { return .loading(owner(of: stored)) }
+    return stored == loaded ? .loaded : nil
   }
 
-  /// Claims the empty unit for a load on `thread`.
+  /// The word that holds `state`.
   @inlinable @inline(__always)
-  func claim(for thread: UncountedReference<LoadingThread>) -> Claim {
-    let claim = thread.address | Self.loadingTag
-    // Sequentially consistent, as a close's scan of the units is: either the close sees this claim,
-    // or the load sees the closed branch (see `UnitLoad.load(context:at:)`). The same instruction on x86.
-    let (claimed, stored) = word.compareExchange(
-      expected: 0, desired: claim, ordering: .sequentiallyConsistent)
-    if claimed { return .claimed }
-    if stored == Self.relocated { return .relocated }
-    if stored & Self.loadingTag == 0 { return .loaded }
-    return .loading(owner: Self.owner(of: stored))
+  static func word(holding state: LoadState<UncountedReference<LoadingThread>>) -> UInt {
+    switch state {
+    case .idle: 0
+    case .loading(let owner): owner.address | loadingTag
+    case .loaded: loaded
+    }
+  }
+
+  /// A request's claim of the unit, for a load on `thread`: ``LoadState/claim(isOpen:starting:)``
+  /// applied to the word, a claim that owns the load setting it with one compare-and-exchange.
+  ///
+  /// - Returns: The claim's answer; `nil` once the unit is relocated: the branch's ``LoadTable``
+  ///   holds the feature's loads.
+  @inlinable @inline(__always)
+  func claim(
+    for thread: UncountedReference<LoadingThread>, isOpen: Bool
+  ) -> LoadClaim<UncountedReference<LoadingThread>>? {
+    var stored = word.load(ordering: .acquiring)
+    while true {
+      guard let state = Self.loadState(of: stored) else { return nil }
+      let claim = state.claim(isOpen: isOpen) { thread }
+      guard case .own = claim else { return claim }
+      // Sequentially consistent, as a close's scan of the units is: either the close sees this
+      // claim, or the load sees the closed branch (see `UnitLoad.load(context:at:)`). The same
+      // instruction on x86.
+      let (claimed, found) = word.compareExchange(
+        expected: stored, desired: Self.word(holding: .loading(thread)), ordering: .sequentiallyConsistent)
+      if claimed { return claim }
+      stored = found
+    }
   }
 
   /// Whether a synchronous load holds the unit: what a close waits for.
@@ -105,7 +121,7 @@ struct UnitState {
   ///
   /// - Returns: Whether requests wait for the load (their ``InFlight`` is in the branch's `state`).
   func settle(loaded: Bool) -> Bool {
-    let previous = word.exchange(loaded ? Self.loaded : 0, ordering: .acquiringAndReleasing)
+    let previous = word.exchange(Self.word(holding: .ended(loaded: loaded)), ordering: .acquiringAndReleasing)
     assert(previous & Self.loadingTag != 0, "a load settled a unit it had not claimed")
     return previous & Self.waitedTag != 0
   }
