@@ -119,7 +119,7 @@ import Testing
         for _ in 0..<(round % 10) { await Task.yield() }
         try await session.close()
       }
-      onThreads(3) { _ in
+      await onThreads(3) { _ in
         for _ in 0..<200 {
           do {
             _ = try ledger.receive { try task.instance(of: Uploader.self) }

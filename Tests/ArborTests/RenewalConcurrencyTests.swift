@@ -133,7 +133,7 @@ import Testing
     let (ledger, session, task) = (race.ledger, race.session, race.task)
     let refreshing = race.startRefreshing()
     let timedOut = Flag()
-    onThreads(6) { thread in
+    await onThreads(6) { thread in
       let deadline = DispatchTime.now().uptimeNanoseconds + 60_000_000_000
       var index = thread
       // Until every refresh ended: they run on the cooperative pool, these on threads of their own.

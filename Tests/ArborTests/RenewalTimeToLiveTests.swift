@@ -77,7 +77,7 @@ import Testing
     let received = Collected<(serial: Int, tornDown: Bool)>()
     for round in 1...20 {
       clock.advance(by: .seconds(60))
-      onThreads(8) { thread in
+      await onThreads(8) { thread in
         do {
           let instance =
             try thread.isMultiple(of: 2)

@@ -9,6 +9,21 @@ import Synchronization
 /// Dedicated threads, not tasks: these tests block inside loaders on purpose, and the cooperative
 /// pool may have fewer threads than the test needs running together.
 func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  startThreads(count, body).wait()
+}
+
+/// ``onThreads(_:_:)`` from a task: suspends until the threads end rather than blocking a thread of
+/// the cooperative pool, which what the threads wait for may need (a refresh, an async load, a
+/// close), as other tests running meanwhile may.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+  let group = startThreads(count, body)
+  await withCheckedContinuation { ended in
+    group.notify(queue: .global()) { ended.resume() }
+  }
+}
+
+/// Starts `count` dedicated threads running `body`: the group they leave as they end.
+private func startThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
   let group = DispatchGroup()
   for index in 0..<count {
     group.enter()
@@ -18,7 +33,7 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     }
     thread.start()
   }
-  group.wait()
+  return group
 }
 
 /// A flag one thread raises and another waits for, with a timeout so a broken build fails instead
