@@ -35,3 +35,23 @@ struct LoadObservation {
         start: start, duration: .now - start, error: failure))
   }
 }
+
+extension LoadObservation {
+  /// Runs `load`, a load of `feature` through `entry` in `branch` in an observed tree: timed, and
+  /// reported to the observer when it ends. Out of line: an unobserved load pays only the check.
+  @usableFromInline @inline(never)
+  static func observe<F: Feature>(
+    _ feature: F.Type, entry: FeatureTable.EntryReference, in branch: Branch, at location: SourceLocation,
+    _ load: () throws -> F
+  ) throws -> F {
+    let observation = LoadObservation(feature, entry: entry, in: branch, at: location)
+    do {
+      let instance = try load()
+      observation.end(failure: nil)
+      return instance
+    } catch {
+      observation.end(failure: error)
+      throw error
+    }
+  }
+}

@@ -116,35 +116,10 @@ extension Branch {
     if entry.isAsync {
       throw FeatureRequiresAwait.orCycle(feature, context: context, entry: entry, in: self, at: location)
     }
+    let thread = thread ?? LoadingThread.currentReference
+    let run = { try thread.borrow { try $0.runLoader(feature, context: context, entry: entry, in: self, at: location) } }
     // An observed tree's loads take a path of their own: an unobserved load pays this one branch.
-    if definition.isObserved { return try observedLoad(feature, context: context, entry: entry, at: location) }
-    return try loadUnobserved(feature, context: context, entry: entry, at: location, thread: thread)
-  }
-
-  /// ``load(_:context:entry:at:thread:)`` in an observed tree: timed, and reported when it ends.
-  @usableFromInline @inline(never)
-  func observedLoad<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
-  ) throws -> F {
-    let observation = LoadObservation(feature, entry: entry, in: self, at: location)
-    do {
-      let instance = try loadUnobserved(feature, context: context, entry: entry, at: location, thread: nil)
-      observation.end(failure: nil)
-      return instance
-    } catch {
-      observation.end(failure: error)
-      throw error
-    }
-  }
-
-  /// ``load(_:context:entry:at:thread:)`` without an observer.
-  @inlinable @inline(__always)
-  func loadUnobserved<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation,
-    thread: UncountedReference<LoadingThread>?
-  ) throws -> F {
-    try (thread ?? LoadingThread.currentReference).borrow { thread in
-      try thread.runLoader(feature, context: context, entry: entry, in: self, at: location)
-    }
+    if definition.isObserved { return try LoadObservation.observe(feature, entry: entry, in: self, at: location, run) }
+    return try run()
   }
 }
