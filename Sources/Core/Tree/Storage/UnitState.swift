@@ -71,7 +71,9 @@ struct UnitState {
   func claim(
     for thread: UncountedReference<LoadingThread>, isOpen: Bool
   ) -> LoadClaim<UncountedReference<LoadingThread>>? {
-    var stored = word.load(ordering: .acquiring)
+    // Taken for empty, as a unit is when a request claims it: the compare-and-exchange reads what
+    // the word holds if it is not, and the claim is asked again of that.
+    var stored: UInt = 0
     while true {
       guard let state = Self.loadState(of: stored) else { return nil }
       let claim = state.claim(isOpen: isOpen) { thread }
