@@ -37,16 +37,18 @@ struct LoadObservation {
 }
 
 extension LoadObservation {
-  /// Runs `load`, a load of `feature` through `entry` in `branch` in an observed tree: timed, and
-  /// reported to the observer when it ends. Out of line: an unobserved load pays only the check.
+  /// Runs the loader of `entry` in `branch`, in an observed tree: timed, and reported to the
+  /// observer when it ends. Out of line: an unobserved load pays only the check.
   @usableFromInline @inline(never)
-  static func observe<F: Feature>(
-    _ feature: F.Type, entry: FeatureTable.EntryReference, in branch: Branch, at location: SourceLocation,
-    _ load: () throws -> F
+  static func load<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, in branch: Branch,
+    at location: SourceLocation
   ) throws -> F {
     let observation = LoadObservation(feature, entry: entry, in: branch, at: location)
     do {
-      let instance = try load()
+      let instance = try LoadingThread.currentReference.borrow { thread in
+        try thread.runLoader(feature, context: context, entry: entry, in: branch, at: location)
+      }
       observation.end(failure: nil)
       return instance
     } catch {

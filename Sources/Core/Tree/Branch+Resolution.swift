@@ -116,12 +116,12 @@ extension Branch {
     if entry.isAsync {
       throw FeatureRequiresAwait.orCycle(feature, context: context, entry: entry, in: self, at: location)
     }
-    let thread = thread ?? LoadingThread.currentReference
-    let run = {
-      try thread.borrow { try $0.runLoader(feature, context: context, entry: entry, in: self, at: location) }
-    }
     // An observed tree's loads take a path of their own: an unobserved load pays this one branch.
-    if definition.isObserved { return try LoadObservation.observe(feature, entry: entry, in: self, at: location, run) }
-    return try run()
+    if definition.isObserved {
+      return try LoadObservation.load(feature, context: context, entry: entry, in: self, at: location)
+    }
+    return try (thread ?? LoadingThread.currentReference).borrow { thread in
+      try thread.runLoader(feature, context: context, entry: entry, in: self, at: location)
+    }
   }
 }
