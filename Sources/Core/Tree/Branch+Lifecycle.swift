@@ -60,8 +60,9 @@ extension Branch {
       guard anchor.hasChildren else { return }
       anchor.withChildren { anchor.removeAllChildren() }
     }
-    // Teardowns are recorded under the lock: a branch that never made it has none.
-    guard let skipped = existingState?.withLock({ $0.teardowns }), !skipped.isEmpty else { return }
+    guard hasRecordedTeardowns else { return }
+    let skipped = state.withLock { $0.teardowns }
+    guard !skipped.isEmpty else { return }
     let error = TeardownSkipped(skipped, in: isTethered ? pathIfMade : path)
     IssueReporting.report(error.diagnostic, severity: .failure, at: skipped.first?.registration.location)
   }

@@ -18,7 +18,8 @@ package final class Branch: @unchecked Sendable {
   // each published once by an atomic compare-and-exchange. An instance is written before its state
   // word is set with release ordering and never written again; instances are destroyed in deinit,
   // when no reader remains. `slowPathFlags` is atomic. The sibling links and `isLinked` are written only
-  // under the parent anchor's children lock (acquiring and releasing atomics).
+  // under the parent anchor's children lock (acquiring and releasing atomics); `hasRecordedTeardowns`
+  // under `state`, and read in deinit, which the last release orders after every other access.
   @usableFromInline package let definition: ScopeDefinition
   /// The parent branch, kept alive by this branch's hold on it (see ``BranchAnchor``), or while a
   /// request holds the ``tether``.
@@ -82,6 +83,9 @@ package final class Branch: @unchecked Sendable {
   /// branch is still open costs a cached read nothing: closing sets the bit, and the read goes the
   /// slow way, which throws ``FeaturesClosed``.
   @usableFromInline let slowPathFlags: Atomic<UInt8>
+  /// Whether an instance with a teardown was ever recorded here (set under `state`): deinit then
+  /// looks for the teardowns that never ran, and no other branch pays for the look.
+  var hasRecordedTeardowns = false
   /// The sibling links of this branch in its parent's list of children
   /// (``BranchAnchor/newestChild``), guarded by the parent anchor's ``BranchAnchor/withChildren(_:)``.
   var olderSibling: UncountedReference<Branch>?

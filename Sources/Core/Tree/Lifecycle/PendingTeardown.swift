@@ -53,13 +53,14 @@ struct PendingTeardown: Sendable {
   /// before its load ends, or one a test container's `load` made.
   func record(in branch: Branch) {
     branch.makePathIfTethered()
-    branch.state.withLock { record(in: &$0) }
+    branch.state.withLock { record(in: branch, state: &$0) }
   }
 
-  /// Records this teardown in a branch's `state`, under its lock: call
+  /// Records this teardown in `branch`, under its lock, with its `state`: call
   /// ``Branch/makePathIfTethered()`` first.
-  func record(in state: inout Branch.State) {
+  func record(in branch: Branch, state: inout Branch.State) {
     state.teardowns.append(self)
+    branch.hasRecordedTeardowns = true
   }
 
   /// Runs the teardown of this instance, cached in `branch`, within its time limit, and tells the

@@ -135,7 +135,7 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
     }
     if entry.hasTeardown {
       let teardown = PendingTeardown(of: instance, context: multiton == nil ? nil : context, binding: binding)
-      teardown.record(in: &state)
+      teardown.record(in: branch, state: &state)
     }
     state.held.record(key, dependencies: dependencies)
   }
