@@ -9,7 +9,7 @@ struct KeyedBranchesLease: Sendable {
   @usableFromInline var branch: Features?
   /// The set's entry of the key's branch this lease uses: a key's branch closed and made again
   /// is another entry.
-  let entry: KeyedBranchesState.Entry
+  let entry: KeyedBranchesState.KeyedBranch
   /// The task making the branch, when this request found it being made or started it.
   var opening: Task<Features, any Error>?
   /// Branches this request evicted, to be closed before its body runs.

@@ -18,7 +18,7 @@ struct KeyedBranchesState: Sendable {
 
   /// A key's branch. A class, so that a lease holds its entry and gives it back without looking
   /// the key up again.
-  final class Entry: @unchecked Sendable {
+  final class KeyedBranch: @unchecked Sendable {
     // Sendable: every property is read and written under the set's lock only.
     /// Tells this branch from a later one of the same key.
     let generation: UInt64
@@ -54,16 +54,16 @@ struct KeyedBranchesState: Sendable {
   /// A request's hold on a key's branch, until ``release(_:now:)``.
   enum Lease: Sendable {
     /// The branch.
-    case open(Features, Entry)
+    case open(Features, KeyedBranch)
     /// The task making it.
-    case opening(Task<Features, any Error>, Entry)
+    case opening(Task<Features, any Error>, KeyedBranch)
   }
 
-  private(set) var entries: [Key: Entry] = [:]
+  private(set) var entries: [Key: KeyedBranch] = [:]
   /// Keys, least recently used first.
   private var recency = RecencyList<Key>()
   /// Entries evicted or removed while in use, until their last lease ends.
-  private var retiring: [ObjectIdentifier: Entry] = [:]
+  private var retiring: [ObjectIdentifier: KeyedBranch] = [:]
   private var nextGeneration: UInt64 = 0
   /// When a request next looks for idle branches: a look walks the least recently used, so requests
   /// look only every sixteenth of the idle time.
@@ -92,7 +92,7 @@ struct KeyedBranchesState: Sendable {
     }
     nextGeneration += 1
     let task = open(nextGeneration)
-    let entry = Entry(
+    let entry = KeyedBranch(
       generation: nextGeneration, phase: .opening(task), leases: 1, lastUse: now, position: recency.append(key))
     entries[key] = entry
     return .opening(task, entry)
@@ -100,7 +100,7 @@ struct KeyedBranchesState: Sendable {
 
   /// Takes `key`'s entry out of the set, and out of ``recency``, whose place it frees; a retiring
   /// entry is kept in ``retiring`` until its last lease ends.
-  private mutating func take(_ key: Key, _ entry: Entry, becoming membership: Membership) {
+  private mutating func take(_ key: Key, _ entry: KeyedBranch, becoming membership: Membership) {
     entries[key] = nil
     recency.remove(entry.position)
     entry.membership = membership
@@ -126,7 +126,7 @@ struct KeyedBranchesState: Sendable {
   /// Ends a lease on `entry`.
   ///
   /// - Returns: A branch to close: one evicted while in use, whose last lease this was.
-  mutating func release(_ entry: Entry, now: Duration) -> Features? {
+  mutating func release(_ entry: KeyedBranch, now: Duration) -> Features? {
     entry.leases -= 1
     entry.lastUse = now
     switch entry.membership {

@@ -96,6 +96,8 @@ package final class Branch: @unchecked Sendable {
   /// The bit of ``slowPathFlags`` that closing sets.
   @usableFromInline static var closedBit: UInt8 { 0b10 }
 
+  /// What the branch's lock (``state``) guards: its loads in flight, its start and lifecycle, the
+  /// teardowns it owes, and the instances it holds rather than caches in place.
   struct State {
     /// The loads in flight that requests or closes wait for: see ``LoadTable``.
     var loads = LoadTable<LoadKey, any LoadInFlight>()

@@ -16,7 +16,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
 
   /// One loaded instance and its context. Immutable.
   @usableFromInline
-  final class Entry {
+  final class KeyedInstance {
     @usableFromInline let hash: Int
     @usableFromInline let context: F.Context
     @usableFromInline let instance: F
@@ -28,7 +28,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
     }
   }
 
-  /// A table's buckets: `mask + 1` words, each 0 or an unretained `Entry` (which `State.entries`
+  /// A table's buckets: `mask + 1` words, each 0 or an unretained `KeyedInstance` (which `State.entries`
   /// keeps).
   @usableFromInline
   final class Table {
@@ -43,11 +43,11 @@ final class Multiton<F: Feature>: @unchecked Sendable {
 
   struct State {
     /// Every entry, keeping them alive for the tables' unretained words.
-    var entries: [Entry] = []
+    var entries: [KeyedInstance] = []
     /// Every table made, the current one last: a reader may still probe an earlier one.
     var tables: [Table]
     /// Entries a renewal took out of the table, kept for the readers that may still probe them.
-    var retired: [Entry] = []
+    var retired: [KeyedInstance] = []
     /// Whether a renewal took an entry out: its context's instances are then held by the branch.
     var hasRetired = false
   }
@@ -75,7 +75,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
       while true {
         let word = table.buckets[index].load(ordering: .acquiring)
         if word == 0 { return nil }
-        let found = UncountedReference<Entry>(address: word).borrow {
+        let found = UncountedReference<KeyedInstance>(address: word).borrow {
           entry -> F? in
           entry.hash == hash && hashing.equal(entry.context, context) ? entry.instance : nil
         }
@@ -87,7 +87,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
 
   /// Publishes `instance` for `context`, which has none: call with `lock` held.
   func insert(_ instance: F, for context: F.Context, in state: inout State) {
-    let entry = Entry(hash: hashing.hash(context), context: context, instance: instance)
+    let entry = KeyedInstance(hash: hashing.hash(context), context: context, instance: instance)
     state.entries.append(entry)
     let current = state.tables[state.tables.count - 1]
     guard state.entries.count * 2 > current.mask + 1 else { return Self.place(entry, in: current) }
@@ -121,7 +121,7 @@ final class Multiton<F: Feature>: @unchecked Sendable {
     }
   }
 
-  private static func place(_ entry: Entry, in table: Table) {
+  private static func place(_ entry: KeyedInstance, in table: Table) {
     var index = entry.hash & table.mask
     while table.buckets[index].load(ordering: .relaxed) != 0 { index = (index + 1) & table.mask }
     table.buckets[index].store(UncountedReference(entry).address, ordering: .releasing)
