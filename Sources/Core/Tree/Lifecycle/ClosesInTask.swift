@@ -116,31 +116,35 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
   /// A wait of the close the current task runs, if any, for the outcome of the close of a branch,
   /// recorded in the ``WaitGraph`` until ``end()``.
   struct OutcomeWait {
-    /// The close that waits, when the wait is recorded.
-    private let waiter: ClosesInTask?
-    /// What it waits for, when the wait is recorded.
-    private let close: CloseOfBranch?
+    /// The close that waits and what it waits for, when the wait is recorded.
+    private let recorded: Recorded?
     /// Whether the wait would close a loop of closes waiting for each other through their
     /// teardowns: the caller then does not wait, as for a close it is part of.
     let closesALoop: Bool
+
+    /// A wait recorded in the ``WaitGraph``.
+    private struct Recorded {
+      let waiter: ClosesInTask
+      let close: CloseOfBranch
+    }
 
     /// Records that `current`, the close the current task runs, waits for the close of `branch`,
     /// unless that close waits, through others, for this one.
     init(of current: ClosesInTask?, for branch: Branch) {
       guard let current, !current.isFinished else {
-        (waiter, close, closesALoop) = (nil, nil, false)
+        (recorded, closesALoop) = (nil, false)
         return
       }
       // Before the wait is recorded: a close whose wait closes the loop later finds this one.
       current.recordWaiting()
       let close = CloseOfBranch(ObjectIdentifier(branch))
       closesALoop = WaitGraph.add(current, waitingFor: close, describeLoop: { _ in () }) != nil
-      (waiter, self.close) = closesALoop ? (nil, nil) : (current, close)
+      recorded = closesALoop ? nil : Recorded(waiter: current, close: close)
     }
 
     /// The wait ended.
     func end() {
-      if let waiter, let close { WaitGraph.remove(waiter, waitingFor: close) }
+      if let recorded { WaitGraph.remove(recorded.waiter, waitingFor: recorded.close) }
     }
   }
 
