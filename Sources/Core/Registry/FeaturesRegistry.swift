@@ -174,7 +174,7 @@ struct ScopeContent {
   let scope: any FeaturesScope.Type
   let location: SourceLocation?
   /// Every registration, in order, already bound to this scope: the definition keeps these objects
-  /// (see ``ScopeDefinition/init(_:parentTable:parentPath:observer:reporting:)``), so registering
+  /// (see ``ScopeDefinition/init(_:parentTable:parentPath:observer:renewals:reporting:)``), so registering
   /// appends one reference rather than a registration and its site, to be copied again later.
   var bindings: [Binding] = []
   /// What `beforeServing` named, in order.

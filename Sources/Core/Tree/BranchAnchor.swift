@@ -66,8 +66,9 @@ final class BranchAnchor: ManagedBuffer<BranchAnchor.Header, BranchAnchor.Word> 
 
   /// The branch's newest ``OverflowBlock``, retained; 0 before one is needed. The tail's third word.
   ///
-  /// Only the branch reads and writes it (``Branch/overflowUnit(at:giveOut:)``), and frees the
-  /// blocks in its deinit. Here rather than in the branch, whose object a word more puts in a
+  /// Only the branch's ``OverflowChain`` reads and writes it
+  /// (``OverflowChain/unit(at:giveOut:layout:firstUnit:)``), and the branch frees the blocks in
+  /// its deinit. Here rather than in the branch, whose object a word more puts in a
   /// larger malloc size class; the tail had the room, since the children's lock is a bit of
   /// ``childrenWord``, and the storage keeps its alignment.
   var overflow: SharedWord { tailWord(2) }

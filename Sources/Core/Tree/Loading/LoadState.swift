@@ -3,7 +3,7 @@
 ///
 /// Two places hold such a state, each in its own encoding:
 /// - a branch's ``LoadTable`` holds the loads in flight under the branch's lock, for every kind
-///   of load;
+///   of load but a unit's, until a request or a close waits for it;
 /// - a unit's word (``UnitState``) holds the state of a cacheable without a context, cached in
 ///   place, and changes it with one compare-and-exchange, without a lock.
 ///
