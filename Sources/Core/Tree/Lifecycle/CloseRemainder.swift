@@ -52,12 +52,13 @@ enum CloseRemainder: Sendable {
       // an ancestor), waiting would never end: the close goes on in its task, and ends when the
       // load does. No caller then gets its outcome, so a teardown that throws is reported.
       let isWaitedFor = !closing.waitsForTheCurrentTask()
-      // The close the caller runs, if any, waits for this one, as a wait for an earlier close does:
+      // The close or renewal the caller runs, if any, waits for this one, as a wait for an earlier
+      // close does:
       // recorded before this one starts, when no close can wait for it yet, so that a loop through
       // it is found by the close whose wait closes it.
-      let wait = isWaitedFor ? ClosesInTask.OutcomeWait(of: enclosing, for: branch) : nil
+      let wait = isWaitedFor ? ClosesInTask.OutcomeWait(of: ClosesInTask.waitingAs, for: branch) : nil
       let task = Task {
-        let failures = await ClosesInTask.$current.withValue(closing) {
+        let failures = await ClosesInTask.with(closing) {
           // Not waited for, the close is part of no load of the caller's: its requests and closes
           // must not take the caller's loads for theirs.
           guard !isWaitedFor else { return await plan.run(of: closing) }
@@ -93,7 +94,7 @@ enum CloseRemainder: Sendable {
       current?.contains(branch) == true || ClosesInTask.currentTaskLoads(below: branch)
       || TreeRenewals.tearsDown(in: branch)
     // Only a wait that may block is recorded: one for a close the task is part of returns at once.
-    let wait = isPartOfTheClose ? nil : ClosesInTask.OutcomeWait(of: current, for: branch)
+    let wait = isPartOfTheClose ? nil : ClosesInTask.OutcomeWait(of: ClosesInTask.waitingAs, for: branch)
     defer { wait?.end() }
     return await withCheckedContinuation { continuation in
       let ready = branch.state.withLock { state -> [TeardownFailed.Failure]? in

@@ -57,7 +57,7 @@ struct CloseStep: @unchecked Sendable {
       _ = await CloseRemainder.outcomeOfFirstClose(of: branch)
       return []
     }
-    failures += await tearDown()
+    failures += await tearDown(of: closing)
     branch.finishClose(with: failures)
     closing.endedClose(of: branch)
     return failures
@@ -65,12 +65,12 @@ struct CloseStep: @unchecked Sendable {
 
   /// Waits for the loads in flight in the branch, then runs the teardowns of the instances cached
   /// there, newest first. A teardown that throws does not stop the others.
-  private func tearDown() async -> [TeardownFailed.Failure] {
+  private func tearDown(of closing: ClosesInTask) async -> [TeardownFailed.Failure] {
     // None can start any more, since the branch is marked closed; each that was claimed before
     // ends (and records its teardown) first.
     for load in branch.loadsInFlight() { await load.ended() }
     // Instances renewals forgot here are theirs to tear down; the close ends after them.
-    await waitForTeardownsOfRenewals()
+    await waitForTeardownsOfRenewals(of: closing)
     let teardowns = branch.state.withLock { state in
       defer { state.teardowns = [] }
       return state.teardowns
@@ -84,9 +84,18 @@ struct CloseStep: @unchecked Sendable {
   }
 
   /// Waits until the renewals that forgot instances in the branch have run their teardowns,
-  /// unless the task runs those teardowns itself (one of them closes the branch).
-  private func waitForTeardownsOfRenewals() async {
+  /// unless the task runs those teardowns itself (one of them closes the branch), or one of them
+  /// waits, through others, for this close (it closes an ancestor or a sibling this close
+  /// closes): the close then ends without it, as it does for a close it is part of.
+  private func waitForTeardownsOfRenewals(of closing: ClosesInTask) async {
     guard let state = branch.existingState, !TreeRenewals.tearsDown(in: branch) else { return }
-    await state.suspend(until: { $0.held.teardownsOfRenewals == 0 }, waitingIn: \.held.closesWaitingForRenewals)
+    let renewals = state.withLock { $0.held.teardownsOfRenewals }
+    var recorded: [RenewalRun] = []
+    defer { for renewal in recorded { WaitGraph.remove(closing, waitingFor: renewal) } }
+    for renewal in renewals where !recorded.contains(where: { $0 === renewal }) {
+      if ClosesInTask.recordWait(of: closing, for: renewal) { return }
+      recorded.append(renewal)
+    }
+    await state.suspend(until: { $0.held.teardownsOfRenewals.isEmpty }, waitingIn: \.held.closesWaitingForRenewals)
   }
 }

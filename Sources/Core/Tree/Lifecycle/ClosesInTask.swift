@@ -113,33 +113,42 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
     waitingCloses.withLock { $0[branch] }
   }
 
-  /// A wait of the close the current task runs, if any, for the outcome of the close of a branch,
-  /// recorded in the ``WaitGraph`` until ``end()``.
+  /// Records in the ``WaitGraph`` that `waiter` (a close's plan or a renewal's run) waits for
+  /// `node`, unless `node` waits, through others, for `waiter`.
+  ///
+  /// - Returns: Whether the wait would close a loop: it is then not recorded, and the caller does
+  ///   not wait, as for a close it is part of.
+  static func recordWait(of waiter: any WaitGraph.Node, for node: any WaitGraph.Node) -> Bool {
+    // Before the wait is recorded: a close whose wait closes the loop later finds this one.
+    (waiter as? ClosesInTask)?.recordWaiting()
+    return WaitGraph.add(waiter, waitingFor: node, describeLoop: { _ in () }) != nil
+  }
+
+  /// A wait of what the current task's waits are recorded as (``waitingAs``), if anything, for the
+  /// outcome of the close of a branch, recorded in the ``WaitGraph`` until ``end()``.
   struct OutcomeWait {
-    /// The close that waits and what it waits for, when the wait is recorded.
+    /// What waits and what it waits for, when the wait is recorded.
     private let recorded: Recorded?
-    /// Whether the wait would close a loop of closes waiting for each other through their
-    /// teardowns: the caller then does not wait, as for a close it is part of.
+    /// Whether the wait would close a loop of closes and renewals waiting for each other through
+    /// their teardowns: the caller then does not wait, as for a close it is part of.
     let closesALoop: Bool
 
     /// A wait recorded in the ``WaitGraph``.
     private struct Recorded {
-      let waiter: ClosesInTask
+      let waiter: any WaitGraph.Node
       let close: CloseOfBranch
     }
 
-    /// Records that `current`, the close the current task runs, waits for the close of `branch`,
-    /// unless that close waits, through others, for this one.
-    init(of current: ClosesInTask?, for branch: Branch) {
-      guard let current, !current.isFinished else {
+    /// Records that `waiter` waits for the close of `branch`, unless that close waits, through
+    /// others, for `waiter`.
+    init(of waiter: (any WaitGraph.Node)?, for branch: Branch) {
+      guard let waiter, !waiter.isFinished else {
         (recorded, closesALoop) = (nil, false)
         return
       }
-      // Before the wait is recorded: a close whose wait closes the loop later finds this one.
-      current.recordWaiting()
       let close = CloseOfBranch(ObjectIdentifier(branch))
-      closesALoop = WaitGraph.add(current, waitingFor: close, describeLoop: { _ in () }) != nil
-      recorded = closesALoop ? nil : Recorded(waiter: current, close: close)
+      closesALoop = ClosesInTask.recordWait(of: waiter, for: close)
+      recorded = closesALoop ? nil : Recorded(waiter: waiter, close: close)
     }
 
     /// The wait ended.
@@ -198,6 +207,16 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
 
   /// The close the current task runs, if any.
   @TaskLocal static var current: ClosesInTask?
+
+  /// Runs `body` in the task that runs `closing`'s plan, whose waits are recorded as the plan's.
+  static func with<R: Sendable>(_ closing: ClosesInTask, _ body: () async -> R) async -> R {
+    await $current.withValue(closing) { await $waitingAs.withValue(closing) { await body() } }
+  }
+
+  /// What the current task's waits for closes and for the tree's turn are recorded as in the
+  /// ``WaitGraph``: the close whose plan it runs, or the renewal whose teardowns it runs,
+  /// whichever is innermost; `nil` in a task that runs neither.
+  @TaskLocal static var waitingAs: (any WaitGraph.Node & Sendable)?
 }
 
 /// The close of one branch, as a close waiting for its outcome sees it in the ``WaitGraph``: it

@@ -21,9 +21,9 @@ struct HeldInstances {
   /// The cached instances (in place or held) whose loads received others, in the order they were
   /// cached.
   var records: [LoadRecord] = []
-  /// How many instances renewals forgot here whose teardowns have not run yet: a close waits for
-  /// them, so that every instance is torn down when it returns.
-  var teardownsOfRenewals = 0
+  /// The renewals that forgot instances here whose teardowns have not run yet, once per instance: a
+  /// close waits for them, so that every instance is torn down when it returns.
+  var teardownsOfRenewals: [RenewalRun] = []
   /// The closes waiting for those teardowns.
   var closesWaitingForRenewals: [CheckedContinuation<Void, Never>] = []
 

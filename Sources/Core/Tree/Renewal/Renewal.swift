@@ -1,12 +1,15 @@
 /// One renewal: the instances it forgot, in the order it forgot them (each after what it was built
 /// from), and the epoch of the pass that forgot each.
 struct Renewal {
+  /// This renewal in the ``WaitGraph``.
+  let run: RenewalRun
   private(set) var forgotten: [ForgottenInstance]
   /// When each forgotten instance was forgotten: the epoch its pass ended at, or `.max` while the
   /// pass runs (any request may then have received it).
   private var epochs: [CachedInstance: UInt64]
 
   init(_ target: ForgottenInstance) {
+    run = target.run
     forgotten = [target]
     epochs = [target.instance: .max]
     endPass()
@@ -36,7 +39,7 @@ struct Renewal {
       let records = branch.existingState?.withLock { $0.held.records } ?? []
       for record in records where record.dependencies.contains(where: isStale) {
         // A load records what it received just before it publishes the instance.
-        guard let instance = ForgottenInstance(forgetting: record.key, in: branch) else {
+        guard let instance = ForgottenInstance(forgetting: record.key, in: branch, by: run) else {
           isCaching = true
           continue
         }
@@ -80,10 +83,12 @@ extension Renewal {
     }
     let owner = branch.ancestor(entry.depth)
     let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
-    return try await branch.definition.renewals.inTurn {
+    let run = RenewalRun()
+    defer { run.end() }
+    return try await branch.definition.renewals.inTurn(as: run) {
       if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
-      guard let target = ForgottenInstance(forgetting: key, in: owner) else { return [] }
-      let renewal = await Renewal(target).run(through: Subtree(openFrom: owner), cause: .refresh(location))
+      guard let target = ForgottenInstance(forgetting: key, in: owner, by: run) else { return [] }
+      let renewal = await Renewal(target).end(through: Subtree(openFrom: owner), cause: .refresh(location))
       if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
       return renewal.renewed
     }
@@ -93,7 +98,8 @@ extension Renewal {
   /// loads anew: its dependents are forgotten at once, and the teardowns run in a task of their
   /// own, whose failures are reported.
   static func renewExpired(_ key: LoadKey, in branch: Branch) {
-    guard let target = ForgottenInstance(forgetting: key, in: branch, isLetGo: true) else { return }
+    let run = RenewalRun()
+    guard let target = ForgottenInstance(forgetting: key, in: branch, by: run, isLetGo: true) else { return run.end() }
     var renewal = Renewal(target)
     // The request that found it expired receives the new instance: a cacheable it loads for is
     // built on that one, not on the expired one.
@@ -107,7 +113,7 @@ extension Renewal {
     let subtree = Subtree(openFrom: branch)
     renewal.forgetDependents(in: subtree.branches)
     Task {
-      let ended = await renewal.run(through: subtree, cause: .expired)
+      let ended = await renewal.end(through: subtree, cause: .expired)
       guard !ended.failures.isEmpty else { return }
       IssueReporting.report(
         Diagnostic(describing: TeardownFailed(ended.failures, renewing: branch.path, at: nil)), severity: .failure)
@@ -116,7 +122,7 @@ extension Renewal {
 
   /// Ends this renewal in `subtree`: forgets the dependents it has not found yet (loads in flight
   /// may still record some), then tears down what it forgot, dependents first.
-  private consuming func run(through subtree: Subtree, cause: RenewalEvent.Cause) async -> Ended {
+  private consuming func end(through subtree: Subtree, cause: RenewalEvent.Cause) async -> Ended {
     let start = ContinuousClock.now
     // A load in flight may have received an instance the renewal forgot: once it ends, its record
     // says so. Loads of this task's own path are not waited for: they wait for this renewal.
@@ -129,20 +135,35 @@ extension Renewal {
         }
       }
     } while forgetDependents(in: subtree.branches)
-    var failures: [TeardownFailed.Failure] = []
-    // A close that these teardowns make of a branch they tear down in must not wait for them.
-    await TreeRenewals.tearingDown(in: Set(forgotten.map(\.instance.branch))) {
-      for forgotten in forgotten.reversed() {
-        if let teardown = forgotten.teardown, let failure = await teardown.run(in: forgotten.branch) {
-          failures.append(failure)
-        }
-        forgotten.teardownRan()
-      }
-    }
+    let failures = await Self.runTeardowns(of: forgotten, as: run)
     let renewed = forgotten.reversed().map(RenewedInstance.init)
     subtree.branches[0].definition.observer?.renewed(
       RenewalEvent(cause: cause, renewed: renewed, start: start, duration: .now - start, failures: failures.count))
     return Ended(renewed: renewed, failures: failures)
+  }
+
+  /// Runs the teardowns of `forgotten`, dependents first, in a task of their own, which nobody
+  /// cancels: a teardown never starts cancelled, even when the refresh's task is. Its waits are
+  /// recorded as `run`'s, and a close it makes of a branch it tears down in does not wait for it.
+  private static func runTeardowns(
+    of forgotten: [ForgottenInstance], as run: RenewalRun
+  ) async -> [TeardownFailed.Failure] {
+    let failures = await Task {
+      await ClosesInTask.$waitingAs.withValue(run) {
+        await TreeRenewals.tearingDown(in: Set(forgotten.map(\.instance.branch))) {
+          var failures: [TeardownFailed.Failure] = []
+          for forgotten in forgotten.reversed() {
+            if let teardown = forgotten.teardown, let failure = await teardown.run(in: forgotten.branch) {
+              failures.append(failure)
+            }
+            forgotten.teardownRan()
+          }
+          return failures
+        }
+      }
+    }.value
+    run.end()
+    return failures
   }
 
   /// Waits until `load` ends. A renewal made inside a load (`waiter`, the innermost load of the
@@ -168,14 +189,18 @@ struct ForgottenInstance: @unchecked Sendable {
   /// The instance's context, for a multiton.
   let context: ContextKey?
   let teardown: PendingTeardown?
+  /// The renewal that forgot it.
+  let run: RenewalRun
 }
 
 extension ForgottenInstance {
   /// Lets go of the instance `branch` caches under `key`, if there is one: from then on no request
   /// receives it, and the next one loads the feature anew. Its teardown is the renewal's to run.
   ///
-  /// - Parameter isLetGo: Whether a lookup let go of the held instance already (it expired).
-  init?(forgetting key: LoadKey, in branch: Branch, isLetGo: Bool = false) {
+  /// - Parameters:
+  ///   - run: The renewal that forgets it, and runs its teardown.
+  ///   - isLetGo: Whether a lookup let go of the held instance already (it expired).
+  init?(forgetting key: LoadKey, in branch: Branch, by run: RenewalRun, isLetGo: Bool = false) {
     guard let entry = branch.table.entry(for: key.tableKey)?.pointer.pointee, entry.depth == 0,
       case .serves(let lifetime) = entry.kind, lifetime.isCached
     else { return nil }
@@ -200,13 +225,13 @@ extension ForgottenInstance {
       guard found else { return nil }
       state.held.removeRecord(of: key)
       // Until the renewal ran it (``ForgottenInstance/teardownRan()``), a close of the branch waits.
-      state.held.teardownsOfRenewals += 1
+      state.held.teardownsOfRenewals.append(run)
       return .some(state.teardowns.firstIndex { $0.key == key }.map { state.teardowns.remove(at: $0) })
     }
     guard let teardown else { return nil }
     self.init(
       instance: CachedInstance(branch: ObjectIdentifier(branch), key: key), branch: branch,
-      registration: entry.binding.object.registration, context: key.context, teardown: teardown)
+      registration: entry.binding.object.registration, context: key.context, teardown: teardown, run: run)
   }
 }
 
@@ -215,8 +240,10 @@ extension ForgottenInstance {
   /// waiting for them once none is left.
   func teardownRan() {
     let closes = branch.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.held.teardownsOfRenewals -= 1
-      guard state.held.teardownsOfRenewals == 0 else { return [] }
+      if let index = state.held.teardownsOfRenewals.firstIndex(where: { $0 === run }) {
+        state.held.teardownsOfRenewals.remove(at: index)
+      }
+      guard state.held.teardownsOfRenewals.isEmpty else { return [] }
       defer { state.held.closesWaitingForRenewals = [] }
       return state.held.closesWaitingForRenewals
     }

@@ -6,12 +6,15 @@ import Synchronization
 package final class TreeRenewals: Sendable {
   /// The time since the tree was made, on the clock the root was given.
   let now: @Sendable () -> Duration
-  /// Whether a refresh is running, and the refreshes waiting for their turn.
+  /// The refresh that holds the turn, and the refreshes waiting for it.
   private let turn = Lock<Turn>.make(Turn())
 
   private struct Turn {
-    var isTaken = false
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    /// The refresh running, if any.
+    var holder: RenewalRun?
+    /// The refreshes waiting for the turn, in the order they asked, each resumed with `true` when
+    /// it holds the turn.
+    var waiters: [(run: RenewalRun, continuation: CheckedContinuation<Bool, Never>)] = []
   }
 
   /// Counts the renewal passes of every tree in the process. A load reads it before each request it
@@ -48,7 +51,7 @@ package final class TreeRenewals: Sendable {
   @TaskLocal private static var branchesTornDown: Set<ObjectIdentifier> = []
 
   /// Runs a renewal's teardowns of instances forgotten in `branches`.
-  static func tearingDown(in branches: Set<ObjectIdentifier>, _ body: () async -> Void) async {
+  static func tearingDown<R: Sendable>(in branches: Set<ObjectIdentifier>, _ body: () async -> R) async -> R {
     await $branchesTornDown.withValue(branchesTornDown.union(branches)) { await body() }
   }
 
@@ -58,34 +61,45 @@ package final class TreeRenewals: Sendable {
     branchesTornDown.contains(ObjectIdentifier(branch))
   }
 
-  /// Runs `body` once no other refresh of the tree runs: refreshes renew one after another.
+  /// Runs `body`, the refresh `run`, once no other refresh of the tree runs: refreshes renew one
+  /// after another.
   ///
   /// A refresh made where waiting for the turn could wait for itself runs at once: from inside a
-  /// refresh's turn (a teardown that refreshes), or from inside a load (which a refresh holding the
-  /// turn may be waiting for).
-  func inTurn<R>(_ body: () async throws -> R) async rethrows -> R {
+  /// refresh's turn (a teardown that refreshes), from inside a load (which a refresh holding the
+  /// turn may be waiting for), or from a close's or a renewal's teardown whose wait for the turn
+  /// would close a loop in the ``WaitGraph`` (the refresh holding it waits, through others, for
+  /// that teardown).
+  func inTurn<R>(as run: RenewalRun, _ body: () async throws -> R) async rethrows -> R {
     if Self.holdsTurn || AsyncFrame.currentIfAny != nil { return try await body() }
-    await withCheckedContinuation { continuation in
-      let isFree = turn.withLock { turn in
-        if !turn.isTaken {
-          turn.isTaken = true
+    let waiter = ClosesInTask.waitingAs
+    var holder: RenewalRun?
+    let holdsTurn = await withCheckedContinuation { continuation in
+      let now = turn.withLock { turn -> Bool? in
+        guard let current = turn.holder else {
+          turn.holder = run
           return true
         }
-        turn.waiters.append(continuation)
-        return false
+        if let waiter, ClosesInTask.recordWait(of: waiter, for: current) { return false }
+        holder = current
+        turn.waiters.append((run, continuation))
+        return nil
       }
-      if isFree { continuation.resume() }
+      if let now { continuation.resume(returning: now) }
     }
+    if let waiter, let holder { WaitGraph.remove(waiter, waitingFor: holder) }
+    guard holdsTurn else { return try await body() }
     defer {
-      // The turn passes straight to the next waiter, which finds it taken for itself.
-      let next = turn.withLock { turn -> CheckedContinuation<Void, Never>? in
+      // The turn passes straight to the next waiter, which finds it held for itself.
+      let next = turn.withLock { turn -> CheckedContinuation<Bool, Never>? in
         guard !turn.waiters.isEmpty else {
-          turn.isTaken = false
+          turn.holder = nil
           return nil
         }
-        return turn.waiters.removeFirst()
+        let next = turn.waiters.removeFirst()
+        turn.holder = next.run
+        return next.continuation
       }
-      next?.resume()
+      next?.resume(returning: true)
     }
     return try await Self.$holdsTurn.withValue(true) { try await body() }
   }

@@ -1,0 +1,207 @@
+import Arbor
+import ArborDemoFeatures
+import ArborDiagnostics
+import ArborTestSupport
+import Synchronization
+import Testing
+
+/// A renewal's teardowns never start cancelled, and a close never waits for a renewal that waits
+/// for it: the teardown of a refreshed or expired instance may close any branch of its tree, while
+/// another close of that tree runs.
+@Suite struct RenewalNeverWaitsForItselfTests {
+  /// A session resource whose teardown waits for `go`, then runs `close`.
+  static func closing(
+    _ close: @escaping @Sendable () async throws -> Void, inTeardown: Flag, go: Flag, log: Collected<String>,
+    timeToLive: Duration? = nil
+  ) -> FeatureLoader {
+    .cacheable(timeToLive: timeToLive) { _ in
+      Closer(close: close)
+    } teardown: { closer in
+      inTeardown.raise()
+      _ = await go.suspendUntilRaised(seconds: 30)
+      try await closer.close()
+      log.append("closed")
+    }
+  }
+
+  /// Whether requests through `features` fail as their branch closes.
+  static func isClosing(_ features: Features) -> Bool {
+    do {
+      _ = try features.context(ifPresent: SessionScope.self)
+      return false
+    } catch {
+      return error is FeaturesClosed
+    }
+  }
+
+  @Test func aRefreshTeardownClosingTheRootWhileTheRootClosesEnds() async throws {
+    let (inTeardown, go, log) = (Flag(), Flag(), Collected<String>())
+    let rootLater = Later<Features>()
+    defer { rootLater.clear() }
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(Self.closing({ try await rootLater.get.close() }, inTeardown: inTeardown, go: go, log: log))
+      }
+    }
+    rootLater.set(root)
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    _ = try await session.instance(of: Closer.self)
+    let refresh = Task { try await session.refresh(Closer.self) }
+    #expect(await inTeardown.suspendUntilRaised())
+    let rootClose = Task { try await root.close() }
+    #expect(await eventually { Self.isClosing(session) })
+    go.raise()
+    #expect(await ends { _ = try await refresh.value })
+    #expect(await ends { try await rootClose.value })
+    #expect(log.all == ["closed"])
+  }
+
+  @Test func anExpiredInstanceTeardownClosingTheRootWhileTheRootClosesEnds() async throws {
+    let clock = ManualClock()
+    let (inTeardown, go, log) = (Flag(), Flag(), Collected<String>())
+    let rootLater = Later<Features>()
+    defer { rootLater.clear() }
+    let root = FeaturesRoot(clock: clock) { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          Self.closing(
+            { try await rootLater.get.close() }, inTeardown: inTeardown, go: go, log: log, timeToLive: .seconds(10)))
+      }
+    }
+    rootLater.set(root)
+    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    _ = try await session.instance(of: Closer.self)
+    clock.advance(by: .seconds(11))
+    _ = try await session.instance(of: Closer.self)  // renews it: the expired one's teardown runs in a task
+    #expect(await inTeardown.suspendUntilRaised())
+    let rootClose = Task { try await root.close() }
+    #expect(await eventually { Self.isClosing(session) })
+    go.raise()
+    #expect(await ends { try await rootClose.value })
+    #expect(await eventually { log.all.count == 2 })  // the expired instance's, then the renewed one's
+  }
+
+  @Test func aRefreshTeardownClosingASiblingWhileTheRootClosesEnds() async throws {
+    let (inTeardown, go, log) = (Flag(), Flag(), Collected<String>())
+    let bob = Later<Features>()
+    defer { bob.clear() }
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(Self.closing({ try await bob.get.close() }, inTeardown: inTeardown, go: go, log: log))
+      }
+    }
+    bob.set(try root.branch(SessionScope.self, context: Session(user: "bob")))
+    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    _ = try await ann.instance(of: Closer.self)
+    let refresh = Task { try await ann.refresh(Closer.self) }
+    #expect(await inTeardown.suspendUntilRaised())
+    let rootClose = Task { try await root.close() }
+    #expect(await eventually { Self.isClosing(ann) })
+    go.raise()
+    #expect(await ends { _ = try await refresh.value })
+    #expect(await ends { try await rootClose.value })
+    #expect(log.all == ["closed"])
+  }
+
+  @Test func aRefreshTeardownAwaitingACloseWhoseTeardownRefreshesEnds() async throws {
+    let (inFirst, goFirst, inSecond, goSecond) = (Flag(), Flag(), Flag(), Flag())
+    let log = Collected<String>()
+    let rootLater = Later<Features>()
+    let bobLater = Later<Features>()
+    defer {
+      rootLater.clear()
+      bobLater.clear()
+    }
+    let root = FeaturesRoot { registry in
+      // Refreshed first: its teardown closes bob's session, and waits for that close.
+      registry.use(Self.closing({ try await bobLater.get.close() }, inTeardown: inFirst, go: goFirst, log: log))
+      registry.use(.cacheable { _ in Pool(name: "refreshed by bob's teardown") })
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { _ in
+            Resource(name: "bob")
+          } teardown: { _ in
+            inSecond.raise()
+            _ = await goSecond.suspendUntilRaised(seconds: 30)
+            // Waits for the turn the first refresh holds, while that refresh waits for this close.
+            _ = try await rootLater.get.refresh(Pool.self)
+            log.append("refreshed")
+          })
+      }
+    }
+    rootLater.set(root)
+    let bob = try root.branch(SessionScope.self, context: Session(user: "bob"))
+    bobLater.set(bob)
+    _ = try await root.instance(of: Closer.self)
+    _ = try await root.instance(of: Pool.self)
+    _ = try await bob.instance(of: Resource.self)
+    let refresh = Task { try await root.refresh(Closer.self) }
+    #expect(await inFirst.suspendUntilRaised())
+    let closeBob = Task { try await bob.close() }
+    #expect(await inSecond.suspendUntilRaised())
+    goSecond.raise()
+    goFirst.raise()
+    #expect(await ends { _ = try await refresh.value })
+    #expect(await ends { try await closeBob.value })
+    #expect(Set(log.all) == ["refreshed", "closed"])
+    #expect(await ends { try await root.close() })
+  }
+
+  @Test func aRefreshFromACancelledTaskRunsItsTeardownsUncancelled() async throws {
+    let log = Collected<String>()
+    let go = Flag()
+    let root = FeaturesRoot {
+      $0.use(
+        .cacheable { _ in
+          Pool(name: "pool")
+        } teardown: { _ in
+          log.append(Task.isCancelled ? "down cancelled" : "down uncancelled")
+        })
+    }
+    _ = try await root.instance(of: Pool.self)
+    let refresh = Task {
+      _ = await go.suspendUntilRaised()
+      return try await root.refresh(Pool.self)
+    }
+    refresh.cancel()
+    go.raise()
+    #expect(try await refresh.value.count == 1)
+    #expect(log.all == ["down uncancelled"])
+    _ = try await root.instance(of: Pool.self)  // loaded anew, torn down by the close
+    try await root.close()
+    #expect(log.all == ["down uncancelled", "down uncancelled"])
+  }
+
+  @Test func aRefreshInACancelledWithBranchBodyRunsItsTeardownsUncancelled() async throws {
+    let log = Collected<String>()
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { _ in
+            Pool(name: "pool")
+          } teardown: { _ in
+            log.append(Task.isCancelled ? "down cancelled" : "down uncancelled")
+          })
+      }
+    }
+    let go = Flag()
+    let task = Task {
+      try await root.withBranch(SessionScope.self, context: Session(user: "ann")) { session in
+        _ = try await session.instance(of: Pool.self)
+        _ = await go.suspendUntilRaised()
+        _ = try await session.refresh(Pool.self)
+        _ = try await session.instance(of: Pool.self)  // loaded anew, torn down by the close
+      }
+    }
+    task.cancel()
+    go.raise()
+    try await task.value
+    #expect(log.all == ["down uncancelled", "down uncancelled"])
+  }
+
+  /// A resource that says which it is.
+  struct Resource: CacheableFeature {
+    var name: String
+    static var placeholder: Resource { Resource(name: "placeholder") }
+  }
+}
