@@ -116,7 +116,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   /// - Returns: What `body` returned.
   /// - Throws: What making the branch threw (its context's error, or the errors of
   ///   ``Features/branch(_:context:file:line:)``), ``KeyedBranchesClosed`` once the set is closed,
-  ///   and what `body` threw.
+  ///   ``KeyedBranchesCycle`` from the making of that very branch, and what `body` threw.
   @inlinable
   public func withBranch<Result>(
     for key: Key, file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation,
@@ -127,7 +127,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     let location = SourceLocation(fileID: file, line: line)
     var lease = try lease(key, at: location)
     // Only a request that evicted or found the branch being made awaits before its body.
-    if !lease.isReady { try await prepare(&lease, at: location) }
+    if !lease.isReady { try await prepare(&lease, for: key, at: location) }
     let result: Result
     do {
       result = try await body(lease.branch!)
@@ -159,7 +159,9 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   }
 
   /// Evicts `key`'s branch and closes it: now if it is not in use, else when the last request using
-  /// it ends. The next request for `key` makes a new branch.
+  /// it ends. The next request for `key` makes a new branch. A branch being made is waited for
+  /// first; from its own making (its context closure), there is no branch yet, and this returns at
+  /// once.
   ///
   /// ```swift
   /// try await sessions.evict(token)   // on sign-out
@@ -175,7 +177,10 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
       switch state.withLock({ $0.remove(BranchKey(key)) }) {
       case .none:
         return
-      case .wait(let opening):
+      case .wait(let opening, let generation):
+        // From the making of the key's branch (its context closure), there is no branch to evict
+        // yet: waiting would wait for the caller itself.
+        if isMadeByCurrentTask(generation) { return }
         _ = try? await opening.value
       case .close(let branch):
         try await branch.close(file: file, line: line)
@@ -202,7 +207,9 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   }
 
   /// Closes the set: every branch it holds is closed, in use or not, and every later request throws
-  /// ``KeyedBranchesClosed``. A second call returns at once.
+  /// ``KeyedBranchesClosed``. A second call returns at once. Branches being made are waited for and
+  /// closed; one whose making the caller is part of (its context closure closes the set) is closed
+  /// as it is made, and its requests throw ``KeyedBranchesClosed``.
   ///
   /// ```swift
   /// try await sessions.close()
@@ -217,7 +224,9 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     let location = SourceLocation(fileID: file, line: line)
     guard let (branches, opening) = state.withLock({ $0.close(at: location) }) else { return }
     var all = branches
-    for task in opening {
+    // A branch whose making the caller is part of (its context closes the set) is closed as it is
+    // made, once this returns.
+    for (task, generation) in opening where !isMadeByCurrentTask(generation) {
       if let branch = try? await task.value { all.append(branch) }
     }
     var failures: [any Error] = []
@@ -252,14 +261,19 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   }
 
   /// Closes the branches `lease`'s request evicted, and waits for its branch to be made; gives the
-  /// lease back if that fails.
+  /// lease back if that fails, or if the request is part of that making (the branch's context
+  /// closure requests it, directly or through another key's branch), which would wait for itself.
   @usableFromInline
-  func prepare(_ lease: inout KeyedBranchesLease, at location: SourceLocation) async throws {
+  func prepare(_ lease: inout KeyedBranchesLease, for key: Key, at location: SourceLocation) async throws {
     if !lease.evicted.isEmpty {
       await close(lease.evicted, at: location)
       lease.evicted = []
     }
     guard let opening = lease.opening else { return }
+    if isMadeByCurrentTask(lease.entry.generation) {
+      _ = release(lease)
+      throw KeyedBranchesCycle(Scope.self, key: key, requestedAt: location)
+    }
     do {
       lease.branch = try await opening.value
     } catch {
@@ -276,13 +290,21 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     return state.withLock { $0.release(lease.entry, now: now) }
   }
 
+  /// Whether the current task is part of the making of this set's branch of `generation`.
+  private func isMadeByCurrentTask(_ generation: UInt64) -> Bool {
+    KeyedBranchesState.Making.current.contains(.init(set: ObjectIdentifier(self), generation: generation))
+  }
+
   /// Starts making `key`'s branch, in a task of its own, so that a requester's cancellation never
   /// fails the others waiting for it.
   private func open(_ key: Key, generation: UInt64, at location: SourceLocation) -> Task<Features, any Error> {
-    Task {
+    let making = KeyedBranchesState.Making(set: ObjectIdentifier(self), generation: generation)
+    return Task {
       do {
-        let branch = try parent.branch(
-          Scope.self, context: try await context(key), file: location.fileID, line: location.line)
+        let context = try await KeyedBranchesState.Making.$current.withValue(
+          KeyedBranchesState.Making.current.union([making])
+        ) { try await self.context(key) }
+        let branch = try parent.branch(Scope.self, context: context, file: location.fileID, line: location.line)
         if let orphan = state.withLock({ $0.opened(BranchKey(key), generation: generation, branch: branch) }) {
           // The set was closed while this branch was made, and its close did not wait for it.
           await close([orphan], at: location)

@@ -188,7 +188,7 @@ struct KeyedBranchesState: Sendable {
     guard let entry = entries[key] else { return .none }
     switch entry.phase {
     case .opening(let task):
-      return .wait(task)
+      return .wait(task, generation: entry.generation)
     case .open(let branch):
       if entry.leases == 0 {
         take(key, entry, becoming: .dropped)
@@ -199,10 +199,21 @@ struct KeyedBranchesState: Sendable {
     }
   }
 
+  /// A branch being made, as the task that makes it knows it: its set, and its entry's generation.
+  struct Making: Hashable, Sendable {
+    let set: ObjectIdentifier
+    let generation: UInt64
+
+    /// The branches whose making the current task is part of: its context closure runs in them,
+    /// and so does every branch that closure requests. A set never waits for one of these.
+    @TaskLocal static var current: Set<Making> = []
+  }
+
   /// What ``remove(_:)`` leaves to its caller.
   enum Removal {
     case none
-    case wait(Task<Features, any Error>)
+    /// The branch is being made, by `task`, for the entry of `generation`.
+    case wait(Task<Features, any Error>, generation: UInt64)
     case close(Features)
   }
 
@@ -210,7 +221,9 @@ struct KeyedBranchesState: Sendable {
   ///
   /// - Returns: Every branch it held, in use or not, and the tasks still making one; `nil` when it
   ///   was already closed.
-  mutating func close(at location: SourceLocation) -> (branches: [Features], opening: [Task<Features, any Error>])? {
+  mutating func close(
+    at location: SourceLocation
+  ) -> (branches: [Features], opening: [(task: Task<Features, any Error>, generation: UInt64)])? {
     guard closedAt == nil else { return nil }
     closedAt = location
     var branches = retiring.values.compactMap { entry -> Features? in
@@ -218,12 +231,12 @@ struct KeyedBranchesState: Sendable {
       guard case .open(let branch) = entry.phase else { return nil }
       return branch
     }
-    var opening: [Task<Features, any Error>] = []
+    var opening: [(task: Task<Features, any Error>, generation: UInt64)] = []
     for entry in entries.values {
       entry.membership = .dropped
       switch entry.phase {
       case .open(let branch): branches.append(branch)
-      case .opening(let task): opening.append(task)
+      case .opening(let task): opening.append((task, entry.generation))
       }
     }
     entries = [:]

@@ -27,6 +27,7 @@ extension FeaturesScopeUndefined: CustomTestStringConvertible {}
 extension FeaturesStartFailed: CustomTestStringConvertible {}
 extension FeaturesValidationFailed: CustomTestStringConvertible {}
 extension KeyedBranchesClosed: CustomTestStringConvertible {}
+extension KeyedBranchesCycle: CustomTestStringConvertible {}
 extension KeyedBranchesIdleTimeInvalid: CustomTestStringConvertible {}
 extension KeyedBranchesMaximumCountInvalid: CustomTestStringConvertible {}
 extension ResolvedContextMissing: CustomTestStringConvertible {}
