@@ -410,4 +410,51 @@ import Testing
     #expect(profile.starts.count == 1)
     try await root.close()
   }
+
+  // MARK: A start and a close that race
+
+  @Test func aStartRacingACloseWhoseTeardownAsksForTheStartEnds() async throws {
+    let (loading, go) = (Flag(), Flag())
+    let log = Collected<String>()
+    let rootLater = Later<Features>()
+    defer { rootLater.clear() }
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { _ async throws in
+          loading.raise()
+          _ = await go.suspendUntilRaised()
+          return Pool(name: "eager")
+        } teardown: { _ in
+          // The start waits for this close (it failed, as the close refused its work), and this
+          // teardown for the start: whichever comes to wait second does not wait. The start then
+          // answers at once, or ends, failed, and answers with its failure.
+          do {
+            _ = try await rootLater.get.start()
+            log.append("answered at once")
+          } catch is FeaturesStartFailed {
+            log.append("answered with the failure")
+          }
+        }, eager: true)
+      registry.beforeServing { features in _ = try await features.instance(of: Cache.self) }
+      registry.use(.cacheable { _ in Cache(name: "cache") })
+    }
+    rootLater.set(root)
+    let start = Task { try await root.start() }
+    #expect(await loading.suspendUntilRaised())
+    let close = Task { try await root.close() }
+    #expect(
+      await eventually {
+        do {
+          _ = try root.context(ifPresent: SessionScope.self)
+          return false
+        } catch {
+          return error is FeaturesClosed
+        }
+      })
+    go.raise()
+    #expect(await ends { await #expect(throws: FeaturesStartFailed.self) { try await start.value } })
+    #expect(await ends { try await close.value })
+    #expect(log.all == ["answered at once"] || log.all == ["answered with the failure"])
+  }
+
 }

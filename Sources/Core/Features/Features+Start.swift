@@ -28,7 +28,8 @@ extension Features {
   ///   - line: Where the branch is started; captured for you.
   ///   - isolation: The caller's actor, captured for you.
   /// - Returns: What the start ran, each step with its duration, for a log; `nil` when called from
-  ///   inside the start itself (an eager loader or a before-serving work of this branch).
+  ///   inside the start itself (an eager loader or a before-serving work of this branch), or from
+  ///   a teardown the running start waits for.
   /// - Throws: ``FeaturesStartFailed``, or ``FeaturesClosed`` when the branch is closed.
   @discardableResult
   public func start(

@@ -6,17 +6,18 @@
 ///
 /// | state | event | next state | action |
 /// |---|---|---|---|
-/// | not started | start | starting | run the start |
-/// | starting | start | starting | wait for its outcome |
+/// | not started | start | starting (this caller's run) | run the start |
+/// | starting | start | starting | wait for its outcome (the run's) |
 /// | starting | wait | starting, one more waiter | suspend |
 /// | ended | start or wait | ended | return its outcome |
 /// | starting | the start ends | ended | resume every waiter with the outcome |
 ///
-/// `Waiter` is what a caller suspends with, `Outcome` how a start ended: plain values in tests.
-package struct BranchStart<Waiter, Outcome> {
+/// `Runner` is what runs a start (the node its waiters wait for in the ``WaitGraph``), `Waiter` what
+/// a caller suspends with, `Outcome` how a start ended: plain values in tests.
+package struct BranchStart<Runner, Waiter, Outcome> {
   package enum State {
     case notStarted
-    case starting(waiters: [Waiter])
+    case starting(Runner, waiters: [Waiter])
     case ended(Outcome)
   }
 
@@ -28,19 +29,19 @@ package struct BranchStart<Waiter, Outcome> {
   package enum Action {
     /// Run the start: this caller owns it.
     case run
-    /// Another caller runs it: wait for its outcome.
-    case wait
+    /// Another caller runs it, as this runner: wait for its outcome.
+    case wait(Runner)
     /// It ended, with this outcome.
     case ended(Outcome)
   }
 
-  /// A caller asks for the start.
-  package mutating func start() -> Action {
+  /// A caller asks for the start, as `runner` if it runs it.
+  package mutating func start(as runner: Runner) -> Action {
     switch state {
     case .notStarted:
-      state = .starting(waiters: [])
+      state = .starting(runner, waiters: [])
       return .run
-    case .starting: return .wait
+    case .starting(let running, _): return .wait(running)
     case .ended(let outcome): return .ended(outcome)
     }
   }
@@ -51,9 +52,9 @@ package struct BranchStart<Waiter, Outcome> {
   package mutating func wait(_ waiter: Waiter) -> Outcome? {
     switch state {
     case .notStarted: preconditionFailure("only a start that found another one running waits")
-    case .starting(var waiters):
+    case .starting(let runner, var waiters):
       waiters.append(waiter)
-      state = .starting(waiters: waiters)
+      state = .starting(runner, waiters: waiters)
       return nil
     case .ended(let outcome): return outcome
     }
@@ -63,7 +64,7 @@ package struct BranchStart<Waiter, Outcome> {
   ///
   /// - Returns: The waiters to resume with it.
   package mutating func finish(_ outcome: Outcome) -> [Waiter] {
-    guard case .starting(let waiters) = state else { preconditionFailure("a start ends once, after it began") }
+    guard case .starting(_, let waiters) = state else { preconditionFailure("a start ends once, after it began") }
     state = .ended(outcome)
     return waiters
   }

@@ -90,7 +90,7 @@ struct CloseStep: @unchecked Sendable {
   private func waitForTeardownsOfRenewals(of closing: ClosesInTask) async {
     guard let state = branch.existingState, !TreeRenewals.tearsDown(in: branch) else { return }
     let renewals = state.withLock { $0.held.teardownsOfRenewals }
-    var recorded: [RenewalRun] = []
+    var recorded: [WaitGraph.Run] = []
     defer { for renewal in recorded { WaitGraph.remove(closing, waitingFor: renewal) } }
     for renewal in renewals where !recorded.contains(where: { $0 === renewal }) {
       if ClosesInTask.recordWait(of: closing, for: renewal) { return }

@@ -156,10 +156,11 @@ extension StartUp {
   ) async throws -> StartEvent? {
     // A start that ended answers with its outcome, even once the branch closed (as a failed start
     // closes it); a closed branch does not begin one.
+    let run = WaitGraph.Run()
     let action = branch.state.withLock {
-      state -> BranchStart<CheckedContinuation<StartUp.Outcome, Never>, StartUp.Outcome>.Action? in
+      state -> BranchStart<WaitGraph.Run, CheckedContinuation<Outcome, Never>, Outcome>.Action? in
       if case .notStarted = state.start.state, branch.isClosed { return nil }
-      return state.start.start()
+      return state.start.start(as: run)
     }
     let outcome: StartUp.Outcome
     switch action {
@@ -171,15 +172,24 @@ extension StartUp {
       // From inside the start (an eager loader or before-serving work starting its own branch):
       // waiting would never end, and the start it is part of ends the branch's.
       return nil
-    case .wait?:
+    case .wait(let runner)?:
+      // From a close's or a renewal's teardown that the start waits for, through others (a close
+      // that races the start and runs the teardown of an eager instance, while the failed start
+      // waits for that close): waiting would never end either.
+      let waiter = ClosesInTask.waitingAs
+      if let waiter, ClosesInTask.recordWait(of: waiter, for: runner) { return nil }
+      defer { if let waiter { WaitGraph.remove(waiter, waitingFor: runner) } }
       outcome = await withCheckedContinuation { continuation in
         if let ended = branch.state.withLock({ $0.start.wait(continuation) }) { continuation.resume(returning: ended) }
       }
     case .run?:
       let startUp = StartUp(branch: branch, features: features, timeout: timeout, site: location)
       outcome = await Task {
-        await $running.withValue(running.union([ObjectIdentifier(branch)])) { await startUp.run() }
+        await $running.withValue(running.union([ObjectIdentifier(branch)])) {
+          await ClosesInTask.$waitingAs.withValue(run) { await startUp.run() }
+        }
       }.value
+      run.end()
       for waiter in branch.state.withLock({ $0.start.finish(outcome) }) { waiter.resume(returning: outcome) }
     }
     return try outcome.get()

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Who waits for whom: threads for other threads' synchronous loads, async loads for other async
 /// loads, closes for other closes' outcomes. One graph, one lock, one search: a wait that would
 /// close a loop is refused, so that a cycle across threads or tasks fails with its path (or, for
@@ -14,6 +16,25 @@ enum WaitGraph {
     /// What it waits for without a recorded edge: a synchronous load waits for its owner thread
     /// (which may itself be waiting).
     var waitsImplicitlyFor: (any Node)? { get }
+  }
+
+  /// Work that runs once and that others may wait for, apart from loads and closes: a renewal
+  /// (a close of a branch where it forgot instances waits for its teardowns, a refresh holds the
+  /// tree's turn) or a branch's start. What its task waits for is recorded as its own waits
+  /// (``ClosesInTask/waitingAs``).
+  final class Run: Node, Sendable {
+    /// Set once the work ended: nothing waits for it any more.
+    private let hasEnded = Atomic<Bool>(false)
+
+    var isFinished: Bool { hasEnded.load(ordering: .sequentiallyConsistent) }
+
+    /// It waits only through the waits it records.
+    var waitsImplicitlyFor: (any Node)? { nil }
+
+    /// The work ended.
+    func end() {
+      hasEnded.store(true, ordering: .sequentiallyConsistent)
+    }
   }
 
   /// The recorded waits: what each waiter waits for (an async loader may wait for several loads

@@ -23,7 +23,7 @@ struct HeldInstances {
   var records: [LoadRecord] = []
   /// The renewals that forgot instances here whose teardowns have not run yet, once per instance: a
   /// close waits for them, so that every instance is torn down when it returns.
-  var teardownsOfRenewals: [RenewalRun] = []
+  var teardownsOfRenewals: [WaitGraph.Run] = []
   /// The closes waiting for those teardowns.
   var closesWaitingForRenewals: [CheckedContinuation<Void, Never>] = []
 

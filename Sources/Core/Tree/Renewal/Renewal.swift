@@ -2,7 +2,7 @@
 /// from), and the epoch of the pass that forgot each.
 struct Renewal {
   /// This renewal in the ``WaitGraph``.
-  let run: RenewalRun
+  let run: WaitGraph.Run
   private(set) var forgotten: [ForgottenInstance]
   /// When each forgotten instance was forgotten: the epoch its pass ended at, or `.max` while the
   /// pass runs (any request may then have received it).
@@ -83,7 +83,7 @@ extension Renewal {
     }
     let owner = branch.ancestor(entry.depth)
     let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
-    let run = RenewalRun()
+    let run = WaitGraph.Run()
     defer { run.end() }
     return try await branch.definition.renewals.inTurn(as: run) {
       if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
@@ -98,7 +98,7 @@ extension Renewal {
   /// loads anew: its dependents are forgotten at once, and the teardowns run in a task of their
   /// own, whose failures are reported.
   static func renewExpired(_ key: LoadKey, in branch: Branch) {
-    let run = RenewalRun()
+    let run = WaitGraph.Run()
     guard let target = ForgottenInstance(forgetting: key, in: branch, by: run, isLetGo: true) else { return run.end() }
     var renewal = Renewal(target)
     // The request that found it expired receives the new instance: a cacheable it loads for is
@@ -146,7 +146,7 @@ extension Renewal {
   /// cancels: a teardown never starts cancelled, even when the refresh's task is. Its waits are
   /// recorded as `run`'s, and a close it makes of a branch it tears down in does not wait for it.
   private static func runTeardowns(
-    of forgotten: [ForgottenInstance], as run: RenewalRun
+    of forgotten: [ForgottenInstance], as run: WaitGraph.Run
   ) async -> [TeardownFailed.Failure] {
     let failures = await Task {
       await ClosesInTask.$waitingAs.withValue(run) {
@@ -190,7 +190,7 @@ struct ForgottenInstance: @unchecked Sendable {
   let context: ContextKey?
   let teardown: PendingTeardown?
   /// The renewal that forgot it.
-  let run: RenewalRun
+  let run: WaitGraph.Run
 }
 
 extension ForgottenInstance {
@@ -200,7 +200,7 @@ extension ForgottenInstance {
   /// - Parameters:
   ///   - run: The renewal that forgets it, and runs its teardown.
   ///   - isLetGo: Whether a lookup let go of the held instance already (it expired).
-  init?(forgetting key: LoadKey, in branch: Branch, by run: RenewalRun, isLetGo: Bool = false) {
+  init?(forgetting key: LoadKey, in branch: Branch, by run: WaitGraph.Run, isLetGo: Bool = false) {
     guard let entry = branch.table.entry(for: key.tableKey)?.pointer.pointee, entry.depth == 0,
       case .serves(let lifetime) = entry.kind, lifetime.isCached
     else { return nil }

@@ -11,10 +11,10 @@ package final class TreeRenewals: Sendable {
 
   private struct Turn {
     /// The refresh running, if any.
-    var holder: RenewalRun?
+    var holder: WaitGraph.Run?
     /// The refreshes waiting for the turn, in the order they asked, each resumed with `true` when
     /// it holds the turn.
-    var waiters: [(run: RenewalRun, continuation: CheckedContinuation<Bool, Never>)] = []
+    var waiters: [(run: WaitGraph.Run, continuation: CheckedContinuation<Bool, Never>)] = []
   }
 
   /// Counts the renewal passes of every tree in the process. A load reads it before each request it
@@ -69,10 +69,10 @@ package final class TreeRenewals: Sendable {
   /// turn may be waiting for), or from a close's or a renewal's teardown whose wait for the turn
   /// would close a loop in the ``WaitGraph`` (the refresh holding it waits, through others, for
   /// that teardown).
-  func inTurn<R>(as run: RenewalRun, _ body: () async throws -> R) async rethrows -> R {
+  func inTurn<R>(as run: WaitGraph.Run, _ body: () async throws -> R) async rethrows -> R {
     if Self.holdsTurn || AsyncFrame.currentIfAny != nil { return try await body() }
     let waiter = ClosesInTask.waitingAs
-    var holder: RenewalRun?
+    var holder: WaitGraph.Run?
     let holdsTurn = await withCheckedContinuation { continuation in
       let now = turn.withLock { turn -> Bool? in
         guard let current = turn.holder else {
