@@ -52,10 +52,9 @@ enum CloseRemainder: Sendable {
       // an ancestor), waiting would never end: the close goes on in its task, and ends when the
       // load does. No caller then gets its outcome, so a teardown that throws is reported.
       let isWaitedFor = !closing.waitsForTheCurrentTask()
-      // The close or renewal the caller runs, if any, waits for this one, as a wait for an earlier
-      // close does:
-      // recorded before this one starts, when no close can wait for it yet, so that a loop through
-      // it is found by the close whose wait closes it.
+      // The close, renewal or start the caller runs, if any, waits for this one, as a wait for an
+      // earlier close does: recorded before this one starts, when no close can wait for it yet, so
+      // that a loop through it is found by the close whose wait closes it.
       let wait = isWaitedFor ? ClosesInTask.OutcomeWait(of: ClosesInTask.waitingAs, for: branch) : nil
       let task = Task {
         let failures = await ClosesInTask.with(closing) {

@@ -113,7 +113,7 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
     waitingCloses.withLock { $0[branch] }
   }
 
-  /// Records in the ``WaitGraph`` that `waiter` (a close's plan or a renewal's run) waits for
+  /// Records in the ``WaitGraph`` that `waiter` (a close's plan, a renewal or a start) waits for
   /// `node`, unless `node` waits, through others, for `waiter`.
   ///
   /// - Returns: Whether the wait would close a loop: it is then not recorded, and the caller does
@@ -129,8 +129,8 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
   struct OutcomeWait {
     /// What waits and what it waits for, when the wait is recorded.
     private let recorded: Recorded?
-    /// Whether the wait would close a loop of closes and renewals waiting for each other through
-    /// their teardowns: the caller then does not wait, as for a close it is part of.
+    /// Whether the wait would close a loop of closes, renewals and starts waiting for each other
+    /// through their teardowns: the caller then does not wait, as for a close it is part of.
     let closesALoop: Bool
 
     /// A wait recorded in the ``WaitGraph``.
@@ -214,8 +214,8 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
   }
 
   /// What the current task's waits for closes and for the tree's turn are recorded as in the
-  /// ``WaitGraph``: the close whose plan it runs, or the renewal whose teardowns it runs,
-  /// whichever is innermost; `nil` in a task that runs neither.
+  /// ``WaitGraph``: the close whose plan it runs, the renewal whose teardowns it runs, or the start
+  /// it runs, whichever is innermost; `nil` in a task that runs none of them.
   @TaskLocal static var waitingAs: (any WaitGraph.Node & Sendable)?
 }
 
