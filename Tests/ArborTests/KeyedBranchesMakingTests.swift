@@ -91,3 +91,39 @@ import Testing
     try await sessions.close()
   }
 }
+
+extension KeyedBranchesMakingTests {
+  @Test func workTheContextStartsIsPartOfTheMakingAndDetachedWorkWaitsForTheBranch() async throws {
+    let later = Later<KeyedBranches<String, SessionScope>>()
+    defer { later.clear() }
+    let outcomes = Collected<String>()
+    let (started, detached) = (Flag(), Lock<Task<Void, Never>?>.make(nil))
+    let sessions = KeyedBranches(SessionScope.self, of: root) { (user: String) in
+      // Inherits the making: its request for this key throws at once.
+      await Task {
+        do {
+          _ = try await later.get.branch(for: user)
+          outcomes.append("child: branch")
+        } catch {
+          outcomes.append("child: \(type(of: error))")
+        }
+      }.value
+      // Detached: waits for the branch, which is made once this closure returns.
+      detached.withLock {
+        $0 = Task.detached {
+          started.raise()
+          let session = try? await later.get.withBranch(for: user) { try $0.context(for: SessionScope.self) }
+          outcomes.append("detached: \(session?.user ?? "none")")
+        }
+      }
+      _ = await started.suspendUntilRaised()
+      return Session(user: user)
+    }
+    later.set(sessions)
+    _ = try await sessions.branch(for: "ann")
+    let task = try #require(detached.withLock { $0 })
+    #expect(await ends { await task.value })
+    #expect(outcomes.all == ["child: KeyedBranchesCycle", "detached: ann"])
+    try await sessions.close()
+  }
+}

@@ -205,3 +205,170 @@ import Testing
     static var placeholder: Resource { Resource(name: "placeholder") }
   }
 }
+
+/// Loops of closes that pass through a refresh or a start made from a close's teardown, or through
+/// the refresh turn after it passed on, end.
+@Suite struct LoopsThroughRefreshesAndStartsTests {
+  /// Ann's teardown waits for `go`, then runs `annTeardown`; bob's closes ann.
+  func sessions(
+    _ registry: inout FeaturesRegistry<SessionScope>, sessions: Lock<[String: Features]>, inAnn: Flag, go: Flag,
+    annTeardown: @escaping @Sendable () async throws -> Void
+  ) {
+    registry.use(
+      .cacheable { features in
+        Journal(name: try features.context(for: SessionScope.self).user)
+      } teardown: {
+        journal in
+        if journal.name == "ann" {
+          inAnn.raise()
+          _ = await go.suspendUntilRaised()
+          try await annTeardown()
+        } else if journal.name == "bob" {
+          try await sessions.withLock { $0["ann"]! }.close()
+        }
+      })
+  }
+
+  @Test func aLoopOfClosesThroughARefreshInACloseTeardownEnds() async throws {
+    let (inAnn, go) = (Flag(), Flag())
+    let log = Collected<String>()
+    let rootLater = Later<Features>()
+    let sessions = Lock<[String: Features]>.make([:])
+    defer {
+      rootLater.clear()
+      sessions.withLock { $0 = [:] }
+    }
+    let root = FeaturesRoot { registry in
+      // Refreshed by ann's teardown: its own teardown closes bob, whose teardown closes ann.
+      registry.use(
+        .cacheable { _ in
+          Closer(close: { try await sessions.withLock { $0["bob"]! }.close() })
+        } teardown: { closer in
+          try await closer.close()
+          log.append("closed bob")
+        })
+      registry.defineScope(SessionScope.self) { registry in
+        self.sessions(&registry, sessions: sessions, inAnn: inAnn, go: go) {
+          _ = try await rootLater.get.refresh(Closer.self)
+          log.append("refreshed")
+        }
+      }
+    }
+    rootLater.set(root)
+    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let bob = try root.branch(SessionScope.self, context: Session(user: "bob"))
+    sessions.withLock { $0 = ["ann": ann, "bob": bob] }
+    _ = try await root.instance(of: Closer.self)
+    _ = try await ann.instance(of: Journal.self)
+    _ = try await bob.instance(of: Journal.self)
+    let closeAnn = Task { try await ann.close() }
+    #expect(await inAnn.suspendUntilRaised())
+    let closeBob = Task { try await bob.close() }
+    #expect(await eventually { ann.waits.closesForTheClose == 1 })  // bob's teardown waits for ann's close
+    go.raise()
+    #expect(await ends { try await closeAnn.value })
+    #expect(await ends { try await closeBob.value })
+    #expect(Set(log.all) == ["closed bob", "refreshed"])
+    #expect(await ends { try await root.close() })
+  }
+
+  @Test func aLoopOfClosesThroughAStartInACloseTeardownEnds() async throws {
+    let (inAnn, go) = (Flag(), Flag())
+    let sessions = Lock<[String: Features]>.make([:])
+    defer { sessions.withLock { $0 = [:] } }
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        // Carol's start, asked for by ann's teardown, closes bob, whose teardown closes ann.
+        registry.beforeServing { features in
+          if try features.context(for: SessionScope.self).user == "carol" {
+            try await sessions.withLock { $0["bob"]! }.close()
+          }
+        }
+        self.sessions(&registry, sessions: sessions, inAnn: inAnn, go: go) {
+          _ = try await sessions.withLock { $0["carol"]! }.start()
+        }
+      }
+    }
+    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let bob = try root.branch(SessionScope.self, context: Session(user: "bob"))
+    let carol = try root.branch(SessionScope.self, context: Session(user: "carol"))
+    sessions.withLock { $0 = ["ann": ann, "bob": bob, "carol": carol] }
+    _ = try await ann.instance(of: Journal.self)
+    _ = try await bob.instance(of: Journal.self)
+    let closeAnn = Task { try await ann.close() }
+    #expect(await inAnn.suspendUntilRaised())
+    let closeBob = Task { try await bob.close() }
+    #expect(await eventually { ann.waits.closesForTheClose == 1 })
+    go.raise()
+    #expect(await ends { try await closeAnn.value })
+    #expect(await ends { try await closeBob.value })
+    #expect(await ends { try await root.close() })
+  }
+
+  @Test func aCloseQueuedForTheTurnBehindARefreshThatWaitsForItEnds() async throws {
+    let (inFirst, goFirst, inBob) = (Flag(), Flag(), Flag())
+    let log = Collected<String>()
+    let rootLater = Later<Features>()
+    let bobLater = Later<Features>()
+    defer {
+      rootLater.clear()
+      bobLater.clear()
+    }
+    let root = FeaturesRoot { registry in
+      // Holds the turn first, until `goFirst`.
+      registry.use(
+        .cacheable { _ in
+          Resource(name: "first")
+        } teardown: { _ in
+          inFirst.raise()
+          _ = await goFirst.suspendUntilRaised()
+        })
+      // Refreshed second: its teardown closes bob, and waits for that close.
+      registry.use(
+        .cacheable { _ in
+          Closer(close: { try await bobLater.get.close() })
+        } teardown: { closer in
+          try await closer.close()
+          log.append("closed bob")
+        })
+      registry.use(.cacheable { _ in Pool(name: "refreshed by bob's teardown") })
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { _ in
+            Journal(name: "bob")
+          } teardown: { _ in
+            inBob.raise()
+            _ = try await rootLater.get.refresh(Pool.self)
+            log.append("refreshed")
+          })
+      }
+    }
+    rootLater.set(root)
+    let bob = try root.branch(SessionScope.self, context: Session(user: "bob"))
+    bobLater.set(bob)
+    _ = try await root.instance(of: Resource.self)
+    _ = try await root.instance(of: Closer.self)
+    _ = try await root.instance(of: Pool.self)
+    _ = try await bob.instance(of: Journal.self)
+    let first = Task { try await root.refresh(Resource.self) }
+    #expect(await inFirst.suspendUntilRaised())
+    let second = Task { try await root.refresh(Closer.self) }
+    #expect(await eventually { root.refreshesWaitingForTheTurn == 1 })
+    let closeBob = Task { try await bob.close() }
+    #expect(await inBob.suspendUntilRaised())
+    // Bob's teardown waits for the turn behind the second refresh, which will wait for bob's close.
+    #expect(await eventually { root.refreshesWaitingForTheTurn == 2 })
+    goFirst.raise()
+    #expect(await ends { _ = try await first.value })
+    #expect(await ends { _ = try await second.value })
+    #expect(await ends { try await closeBob.value })
+    #expect(Set(log.all) == ["refreshed", "closed bob"])
+    #expect(await ends { try await root.close() })
+  }
+
+  /// A resource that says which it is.
+  struct Resource: CacheableFeature {
+    var name: String
+    static var placeholder: Resource { Resource(name: "placeholder") }
+  }
+}

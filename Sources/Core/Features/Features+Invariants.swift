@@ -36,6 +36,12 @@ extension Features {
       .flatMap { $0 } ?? 0
   }
 
+  /// A test hook: how many refreshes of this branch's tree wait for their turn; none when the
+  /// branch is gone.
+  package var refreshesWaitingForTheTurn: Int {
+    (try? withBranch(at: SourceLocation()) { $0.definition.renewals.refreshesWaitingForTheTurn }) ?? 0
+  }
+
   /// A test hook: whether this branch made its lock, which a branch needs only once a load is
   /// waited for, or it loads a multiton, an async or a held instance, or records a teardown; false
   /// when the branch is gone.

@@ -61,7 +61,12 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   ///   - file: Where the set is made; captured for you.
   ///   - line: Where the set is made; captured for you.
   ///   - context: Makes the context of a key's branch, once per branch. An error it throws reaches
-  ///     the requests waiting for the branch, and nothing is kept.
+  ///     the requests waiting for the branch, and nothing is kept. It runs before the branch
+  ///     exists, and so does the work it starts (child tasks and `Task { }`, which inherit where
+  ///     they were started, as the work an async loader starts is part of its load): a request
+  ///     from it for the key's own branch throws ``KeyedBranchesCycle``, and an `evict` or `close`
+  ///     from it does not wait for that branch. Start work that must wait for the branch with
+  ///     `Task.detached`.
   public init<C: Clock>(
     _ scope: Scope.Type, of parent: Features, idleTime: Duration? = nil, maximumCount: Int? = nil,
     clock: C = ContinuousClock(), file: StaticString = #fileID, line: UInt = #line,
@@ -292,13 +297,13 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
 
   /// Whether the current task is part of the making of this set's branch of `generation`.
   private func isMadeByCurrentTask(_ generation: UInt64) -> Bool {
-    KeyedBranchesState.Making.current.contains(.init(set: ObjectIdentifier(self), generation: generation))
+    KeyedBranchesState.Making.current.contains(.init(set: self, generation: generation))
   }
 
   /// Starts making `key`'s branch, in a task of its own, so that a requester's cancellation never
   /// fails the others waiting for it.
   private func open(_ key: Key, generation: UInt64, at location: SourceLocation) -> Task<Features, any Error> {
-    let making = KeyedBranchesState.Making(set: ObjectIdentifier(self), generation: generation)
+    let making = KeyedBranchesState.Making(set: self, generation: generation)
     return Task {
       do {
         let context = try await KeyedBranchesState.Making.$current.withValue(

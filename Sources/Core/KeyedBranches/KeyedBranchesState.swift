@@ -201,8 +201,19 @@ struct KeyedBranchesState: Sendable {
 
   /// A branch being made, as the task that makes it knows it: its set, and its entry's generation.
   struct Making: Hashable, Sendable {
-    let set: ObjectIdentifier
+    /// The set, kept: a task the making started may outlive the set, whose address another set
+    /// could then reuse.
+    let set: any AnyObject & Sendable
     let generation: UInt64
+
+    static func == (lhs: Making, rhs: Making) -> Bool {
+      lhs.set === rhs.set && lhs.generation == rhs.generation
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(ObjectIdentifier(set))
+      hasher.combine(generation)
+    }
 
     /// The branches whose making the current task is part of: its context closure runs in them,
     /// and so does every branch that closure requests. A set never waits for one of these.

@@ -183,6 +183,11 @@ extension StartUp {
         if let ended = branch.state.withLock({ $0.start.wait(continuation) }) { continuation.resume(returning: ended) }
       }
     case .run?:
+      // The close, renewal or start the caller runs waits for this one (a new one, which waits for
+      // nothing yet): a loop through it is found.
+      let caller = ClosesInTask.waitingAs
+      if let caller { _ = ClosesInTask.recordWait(of: caller, for: run) }
+      defer { if let caller { WaitGraph.remove(caller, waitingFor: run) } }
       let startUp = StartUp(branch: branch, features: features, timeout: timeout, site: location)
       outcome = await Task {
         await $running.withValue(running.union([ObjectIdentifier(branch)])) {

@@ -3,7 +3,11 @@ import Synchronization
 /// What the renewals of one tree share: the clock instances age on, and the turn refreshes take.
 ///
 /// Made with the root's definition and carried by every definition of the tree, as its observer is.
-package final class TreeRenewals: Sendable {
+///
+/// The turn is a node of the ``WaitGraph``: a teardown waiting for it waits for the refresh that
+/// holds it, whichever that is by then, so a loop through a refresh that waits for the teardown is
+/// found, however often the turn passed on meanwhile.
+package final class TreeRenewals: WaitGraph.Node, Sendable {
   /// The time since the tree was made, on the clock the root was given.
   let now: @Sendable () -> Duration
   /// The refresh that holds the turn, and the refreshes waiting for it.
@@ -12,9 +16,8 @@ package final class TreeRenewals: Sendable {
   private struct Turn {
     /// The refresh running, if any.
     var holder: WaitGraph.Run?
-    /// The refreshes waiting for the turn, in the order they asked, each resumed with `true` when
-    /// it holds the turn.
-    var waiters: [(run: WaitGraph.Run, continuation: CheckedContinuation<Bool, Never>)] = []
+    /// The refreshes waiting for the turn, in the order they asked, each resumed when it holds it.
+    var waiters: [(run: WaitGraph.Run, continuation: CheckedContinuation<Void, Never>)] = []
   }
 
   /// Counts the renewal passes of every tree in the process. A load reads it before each request it
@@ -44,6 +47,15 @@ package final class TreeRenewals: Sendable {
     passes.add(1, ordering: .acquiringAndReleasing).newValue
   }
 
+  /// The turn is never done with: a wait for it blocks while a refresh holds it.
+  var isFinished: Bool { false }
+
+  /// A wait for the turn waits for the refresh holding it.
+  var waitsImplicitlyFor: (any WaitGraph.Node)? { turn.withLock { $0.holder } }
+
+  /// How many refreshes wait for the turn: a test hook.
+  package var refreshesWaitingForTheTurn: Int { turn.withLock { $0.waiters.count } }
+
   /// Whether the task runs inside a refresh's turn (its teardowns, or a refresh they make).
   @TaskLocal private static var holdsTurn = false
 
@@ -71,26 +83,26 @@ package final class TreeRenewals: Sendable {
   /// that teardown).
   func inTurn<R>(as run: WaitGraph.Run, _ body: () async throws -> R) async rethrows -> R {
     if Self.holdsTurn || AsyncFrame.currentIfAny != nil { return try await body() }
+    // Recorded before the turn is asked for (the graph's lock is never taken under the turn's):
+    // a loop through the refresh holding the turn, now or once it passed on, is found by whichever
+    // wait closes it.
     let waiter = ClosesInTask.waitingAs
-    var holder: WaitGraph.Run?
-    let holdsTurn = await withCheckedContinuation { continuation in
-      let now = turn.withLock { turn -> Bool? in
-        guard let current = turn.holder else {
+    if let waiter, ClosesInTask.recordWait(of: waiter, for: self) { return try await body() }
+    await withCheckedContinuation { continuation in
+      let isFree = turn.withLock { turn in
+        guard turn.holder != nil else {
           turn.holder = run
           return true
         }
-        if let waiter, ClosesInTask.recordWait(of: waiter, for: current) { return false }
-        holder = current
         turn.waiters.append((run, continuation))
-        return nil
+        return false
       }
-      if let now { continuation.resume(returning: now) }
+      if isFree { continuation.resume() }
     }
-    if let waiter, let holder { WaitGraph.remove(waiter, waitingFor: holder) }
-    guard holdsTurn else { return try await body() }
+    if let waiter { WaitGraph.remove(waiter, waitingFor: self) }
     defer {
       // The turn passes straight to the next waiter, which finds it held for itself.
-      let next = turn.withLock { turn -> CheckedContinuation<Bool, Never>? in
+      let next = turn.withLock { turn -> CheckedContinuation<Void, Never>? in
         guard !turn.waiters.isEmpty else {
           turn.holder = nil
           return nil
@@ -99,7 +111,7 @@ package final class TreeRenewals: Sendable {
         turn.holder = next.run
         return next.continuation
       }
-      next?.resume(returning: true)
+      next?.resume()
     }
     return try await Self.$holdsTurn.withValue(true) { try await body() }
   }
