@@ -124,6 +124,17 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
     return WaitGraph.add(waiter, waitingFor: node, describeLoop: { _ in () }) != nil
   }
 
+  /// Runs `body`, which awaits `run` (a refresh or a start the current task makes), with what the
+  /// current task's waits are recorded as (``waitingAs``), if anything, waiting for `run` in the
+  /// ``WaitGraph``: a loop through it is found. A new run waits for nothing yet, so this wait never
+  /// closes a loop itself.
+  static func waiting<R>(for run: WaitGraph.Run, _ body: () async throws -> R) async rethrows -> R {
+    guard let waiter = waitingAs else { return try await body() }
+    _ = recordWait(of: waiter, for: run)
+    defer { WaitGraph.remove(waiter, waitingFor: run) }
+    return try await body()
+  }
+
   /// A wait of what the current task's waits are recorded as (``waitingAs``), if anything, for the
   /// outcome of the close of a branch, recorded in the ``WaitGraph`` until ``end()``.
   struct OutcomeWait {

@@ -183,17 +183,15 @@ extension StartUp {
         if let ended = branch.state.withLock({ $0.start.wait(continuation) }) { continuation.resume(returning: ended) }
       }
     case .run?:
-      // The close, renewal or start the caller runs waits for this one (a new one, which waits for
-      // nothing yet): a loop through it is found.
-      let caller = ClosesInTask.waitingAs
-      if let caller { _ = ClosesInTask.recordWait(of: caller, for: run) }
-      defer { if let caller { WaitGraph.remove(caller, waitingFor: run) } }
       let startUp = StartUp(branch: branch, features: features, timeout: timeout, site: location)
-      outcome = await Task {
-        await $running.withValue(running.union([ObjectIdentifier(branch)])) {
-          await ClosesInTask.$waitingAs.withValue(run) { await startUp.run() }
-        }
-      }.value
+      // The close, renewal or start the caller runs waits for this one.
+      outcome = await ClosesInTask.waiting(for: run) {
+        await Task {
+          await $running.withValue(running.union([ObjectIdentifier(branch)])) {
+            await ClosesInTask.$waitingAs.withValue(run) { await startUp.run() }
+          }
+        }.value
+      }
       run.end()
       for waiter in branch.state.withLock({ $0.start.finish(outcome) }) { waiter.resume(returning: outcome) }
     }

@@ -84,20 +84,16 @@ extension Renewal {
     let owner = branch.ancestor(entry.depth)
     let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
     let run = WaitGraph.Run()
-    // The close, renewal or start the caller runs waits for this refresh (a new one, which waits
-    // for nothing yet): a loop through it is found.
-    let caller = ClosesInTask.waitingAs
-    if let caller { _ = ClosesInTask.recordWait(of: caller, for: run) }
-    defer {
-      if let caller { WaitGraph.remove(caller, waitingFor: run) }
-      run.end()
-    }
-    return try await branch.definition.renewals.inTurn(as: run) {
-      if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
-      guard let target = ForgottenInstance(forgetting: key, in: owner, by: run) else { return [] }
-      let renewal = await Renewal(target).end(through: Subtree(openFrom: owner), cause: .refresh(location))
-      if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
-      return renewal.renewed
+    defer { run.end() }
+    // The close, renewal or start the caller runs waits for this refresh.
+    return try await ClosesInTask.waiting(for: run) {
+      try await branch.definition.renewals.inTurn(as: run) {
+        if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
+        guard let target = ForgottenInstance(forgetting: key, in: owner, by: run) else { return [] }
+        let renewal = await Renewal(target).end(through: Subtree(openFrom: owner), cause: .refresh(location))
+        if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
+        return renewal.renewed
+      }
     }
   }
 
