@@ -78,6 +78,26 @@ import Testing
     try await sessions.close()
   }
 
+  @Test func twoKeysRequestedAtOnceWhoseContextsRequestEachOtherFailWithTheCycle() async throws {
+    let later = Later<KeyedBranches<String, SessionScope>>()
+    defer { later.clear() }
+    let (annMaking, bobMaking) = (Flag(), Flag())
+    let sessions = KeyedBranches(SessionScope.self, of: root) { (user: String) in
+      // Both makings run before either asks for the other.
+      (user == "ann" ? annMaking : bobMaking).raise()
+      _ = await (user == "ann" ? bobMaking : annMaking).suspendUntilRaised()
+      _ = try await later.get.branch(for: user == "ann" ? "bob" : "ann")
+      return Session(user: user)
+    }
+    later.set(sessions)
+    let ann = Task { try await sessions.branch(for: "ann") }
+    let bob = Task { try await sessions.branch(for: "bob") }
+    #expect(await ends { await #expect(throws: KeyedBranchesCycle.self) { try await ann.value } })
+    #expect(await ends { await #expect(throws: KeyedBranchesCycle.self) { try await bob.value } })
+    #expect(sessions.count == 0)
+    try await sessions.close()
+  }
+
   @Test func aContextThatRequestsAnotherKeyGetsItsBranch() async throws {
     let later = Later<KeyedBranches<String, SessionScope>>()
     defer { later.clear() }

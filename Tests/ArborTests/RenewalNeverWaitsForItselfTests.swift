@@ -199,6 +199,73 @@ import Testing
     #expect(log.all == ["down uncancelled", "down uncancelled"])
   }
 
+  @Test func aCloseSkipsOnlyTheRenewalThatWaitsForIt() async throws {
+    let clock = ManualClock()
+    let (inLooping, goLooping, inExpired, goExpired, inChild, goChild) = (
+      Flag(), Flag(), Flag(), Flag(), Flag(), Flag()
+    )
+    let log = Collected<String>()
+    let pools = Tally()
+    let rootLater = Later<Features>()
+    defer { rootLater.clear() }
+    let root = FeaturesRoot(clock: clock) { registry in
+      registry.defineScope(SessionScope.self) { registry in
+        // Refreshed: its teardown waits for the root's close, which another task started.
+        registry.use(Self.closing({ try await rootLater.get.close() }, inTeardown: inLooping, go: goLooping, log: log))
+        // Expired: its teardown waits for nothing but `goExpired`; the root's close waits for it.
+        registry.use(
+          .cacheable(timeToLive: .seconds(10)) { _ in
+            Pool(name: "pool \(pools.next())")
+          } teardown: { pool in
+            if pool.name == "pool 1" {
+              inExpired.raise()
+              _ = await goExpired.suspendUntilRaised()
+            }
+            log.append("\(pool.name) down")
+          })
+        registry.defineScope(TaskScope.self) { registry in
+          // Holds the root's close in the child until the loop is in place.
+          registry.use(
+            .cacheable { _ in
+              Journal(name: "child")
+            } teardown: { _ in
+              inChild.raise()
+              _ = await goChild.suspendUntilRaised()
+            })
+        }
+      }
+    }
+    rootLater.set(root)
+    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    let child = try ann.branch(TaskScope.self, context: "task")
+    _ = try await child.instance(of: Journal.self)
+    _ = try await ann.instance(of: Closer.self)
+    _ = try await ann.instance(of: Pool.self)
+    clock.advance(by: .seconds(11))
+    _ = try await ann.instance(of: Pool.self)  // pool 1's teardown runs in a task, until `goExpired`
+    #expect(await inExpired.suspendUntilRaised())
+    let refresh = Task { try await ann.refresh(Closer.self) }
+    #expect(await inLooping.suspendUntilRaised())
+    let rootClose = Task {
+      try await root.close()
+      log.append("root closed")
+    }
+    #expect(await inChild.suspendUntilRaised())
+    goLooping.raise()  // the refresh's teardown waits for the root's close
+    #expect(await eventually { root.waits.closesForTheClose == 1 })
+    goChild.raise()
+    #expect(await eventually { ann.closesWaitingForRenewals == 1 })  // for pool 1's teardown alone
+    goExpired.raise()
+    #expect(await ends { _ = try await refresh.value })
+    #expect(await ends { try await rootClose.value })
+    // The expired pool was torn down before the root's close returned; the refresh's teardown
+    // ended, and the close tore down the renewed pool.
+    #expect(await eventually { log.all.count == 4 })
+    let logged = log.all
+    #expect(Set(logged) == ["pool 1 down", "pool 2 down", "closed", "root closed"], "\(logged)")
+    #expect(logged.firstIndex(of: "pool 1 down")! < logged.firstIndex(of: "root closed")!, "\(logged)")
+  }
+
   /// A resource that says which it is.
   struct Resource: CacheableFeature {
     var name: String

@@ -182,11 +182,14 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
       switch state.withLock({ $0.remove(BranchKey(key)) }) {
       case .none:
         return
-      case .wait(let opening, let generation):
+      case .wait(let making):
         // From the making of the key's branch (its context closure), there is no branch to evict
         // yet: waiting would wait for the caller itself.
-        if isMadeByCurrentTask(generation) { return }
-        _ = try? await opening.value
+        let waited: Bool? = await ClosesInTask.unlessALoop(waitingFor: making.run) {
+          _ = try? await making.task.value
+          return true
+        }
+        if waited == nil { return }
       case .close(let branch):
         try await branch.close(file: file, line: line)
         return
@@ -231,8 +234,9 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     var all = branches
     // A branch whose making the caller is part of (its context closes the set) is closed as it is
     // made, once this returns.
-    for (task, generation) in opening where !isMadeByCurrentTask(generation) {
-      if let branch = try? await task.value { all.append(branch) }
+    for making in opening {
+      let made = await ClosesInTask.unlessALoop(waitingFor: making.run) { try? await making.task.value }
+      if let branch = made ?? nil { all.append(branch) }
     }
     var failures: [any Error] = []
     for branch in all {
@@ -274,17 +278,19 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
       await close(lease.evicted, at: location)
       lease.evicted = []
     }
-    guard let opening = lease.opening else { return }
-    if isMadeByCurrentTask(lease.entry.generation) {
-      _ = release(lease)
-      throw KeyedBranchesCycle(Scope.self, key: key, requestedAt: location)
-    }
+    guard let making = lease.opening else { return }
+    let branch: Features?
     do {
-      lease.branch = try await opening.value
+      branch = try await ClosesInTask.unlessALoop(waitingFor: making.run) { try await making.task.value }
     } catch {
       _ = release(lease)
       throw error
     }
+    guard let branch else {
+      _ = release(lease)
+      throw KeyedBranchesCycle(Scope.self, key: key, requestedAt: location)
+    }
+    lease.branch = branch
   }
 
   /// Gives `lease` back; the branch to close when it was the last lease of a branch evicted while
@@ -295,20 +301,15 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     return state.withLock { $0.release(lease.entry, now: now) }
   }
 
-  /// Whether the current task is part of the making of this set's branch of `generation`.
-  private func isMadeByCurrentTask(_ generation: UInt64) -> Bool {
-    KeyedBranchesState.Making.current.contains(.init(set: self, generation: generation))
-  }
-
   /// Starts making `key`'s branch, in a task of its own, so that a requester's cancellation never
-  /// fails the others waiting for it.
-  private func open(_ key: Key, generation: UInt64, at location: SourceLocation) -> Task<Features, any Error> {
-    let making = KeyedBranchesState.Making(set: self, generation: generation)
-    return Task {
+  /// fails the others waiting for it. The task's waits are recorded as the making's: a wait for it
+  /// from its own context closure, directly or through others, closes a loop.
+  private func open(_ key: Key, generation: UInt64, at location: SourceLocation) -> KeyedBranchesState.Making {
+    let run = WaitGraph.Run()
+    let task = Task {
+      defer { run.end() }
       do {
-        let context = try await KeyedBranchesState.Making.$current.withValue(
-          KeyedBranchesState.Making.current.union([making])
-        ) { try await self.context(key) }
+        let context = try await ClosesInTask.$waitingAs.withValue(run) { try await self.context(key) }
         let branch = try parent.branch(Scope.self, context: context, file: location.fileID, line: location.line)
         if let orphan = state.withLock({ $0.opened(BranchKey(key), generation: generation, branch: branch) }) {
           // The set was closed while this branch was made, and its close did not wait for it.
@@ -322,6 +323,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
         throw error
       }
     }
+    return KeyedBranchesState.Making(task: task, run: run)
   }
 
   /// Closes evicted branches, reporting what fails: no caller waits for them.

@@ -10,8 +10,8 @@ struct KeyedBranchesLease: Sendable {
   /// The set's entry of the key's branch this lease uses: a key's branch closed and made again
   /// is another entry.
   let entry: KeyedBranchesState.KeyedBranch
-  /// The task making the branch, when this request found it being made or started it.
-  var opening: Task<Features, any Error>?
+  /// The branch's making, when this request found it being made or started it.
+  var opening: KeyedBranchesState.Making?
   /// Branches this request evicted, to be closed before its body runs.
   @usableFromInline var evicted: [Features]
 
@@ -21,8 +21,8 @@ struct KeyedBranchesLease: Sendable {
     case .open(let branch, let entry):
       self.branch = branch
       self.entry = entry
-    case .opening(let task, let entry):
-      opening = task
+    case .opening(let making, let entry):
+      opening = making
       self.entry = entry
     }
   }

@@ -8,10 +8,18 @@
 struct KeyedBranchesState: Sendable {
   typealias Key = BranchKey
 
+  /// A key's branch being made: the task making its context and the branch with it, which every
+  /// requester awaits, and that making in the ``WaitGraph``, which a wait for it that would close
+  /// a loop (the context closure requests its own key, directly or through another key's) finds.
+  struct Making: Sendable {
+    let task: Task<Features, any Error>
+    let run: WaitGraph.Run
+  }
+
   /// How far a key's branch has come.
   enum Phase: Sendable {
-    /// Its context is being made and the branch with it, in this task, which every requester awaits.
-    case opening(Task<Features, any Error>)
+    /// Its context is being made and the branch with it.
+    case opening(Making)
     /// Made.
     case open(Features)
   }
@@ -55,8 +63,8 @@ struct KeyedBranchesState: Sendable {
   enum Lease: Sendable {
     /// The branch.
     case open(Features, KeyedBranch)
-    /// The task making it.
-    case opening(Task<Features, any Error>, KeyedBranch)
+    /// The branch being made.
+    case opening(Making, KeyedBranch)
   }
 
   private(set) var entries: [Key: KeyedBranch] = [:]
@@ -79,7 +87,7 @@ struct KeyedBranchesState: Sendable {
   ///   - open: Starts making the branch; called at most once, for a key without one.
   /// - Returns: The lease.
   mutating func lease(
-    _ key: Key, now: Duration, opening open: (_ generation: UInt64) -> Task<Features, any Error>
+    _ key: Key, now: Duration, opening open: (_ generation: UInt64) -> Making
   ) -> Lease {
     if let entry = entries[key] {
       entry.leases += 1
@@ -87,15 +95,15 @@ struct KeyedBranchesState: Sendable {
       recency.moveToBack(entry.position)
       switch entry.phase {
       case .open(let branch): return .open(branch, entry)
-      case .opening(let task): return .opening(task, entry)
+      case .opening(let making): return .opening(making, entry)
       }
     }
     nextGeneration += 1
-    let task = open(nextGeneration)
+    let making = open(nextGeneration)
     let entry = KeyedBranch(
-      generation: nextGeneration, phase: .opening(task), leases: 1, lastUse: now, position: recency.append(key))
+      generation: nextGeneration, phase: .opening(making), leases: 1, lastUse: now, position: recency.append(key))
     entries[key] = entry
-    return .opening(task, entry)
+    return .opening(making, entry)
   }
 
   /// Takes `key`'s entry out of the set, and out of ``recency``, whose place it frees; a retiring
@@ -187,8 +195,8 @@ struct KeyedBranchesState: Sendable {
   mutating func remove(_ key: Key) -> Removal {
     guard let entry = entries[key] else { return .none }
     switch entry.phase {
-    case .opening(let task):
-      return .wait(task, generation: entry.generation)
+    case .opening(let making):
+      return .wait(making)
     case .open(let branch):
       if entry.leases == 0 {
         take(key, entry, becoming: .dropped)
@@ -199,32 +207,11 @@ struct KeyedBranchesState: Sendable {
     }
   }
 
-  /// A branch being made, as the task that makes it knows it: its set, and its entry's generation.
-  struct Making: Hashable, Sendable {
-    /// The set, kept: a task the making started may outlive the set, whose address another set
-    /// could then reuse.
-    let set: any AnyObject & Sendable
-    let generation: UInt64
-
-    static func == (lhs: Making, rhs: Making) -> Bool {
-      lhs.set === rhs.set && lhs.generation == rhs.generation
-    }
-
-    func hash(into hasher: inout Hasher) {
-      hasher.combine(ObjectIdentifier(set))
-      hasher.combine(generation)
-    }
-
-    /// The branches whose making the current task is part of: its context closure runs in them,
-    /// and so does every branch that closure requests. A set never waits for one of these.
-    @TaskLocal static var current: Set<Making> = []
-  }
-
   /// What ``remove(_:)`` leaves to its caller.
   enum Removal {
     case none
-    /// The branch is being made, by `task`, for the entry of `generation`.
-    case wait(Task<Features, any Error>, generation: UInt64)
+    /// The branch is being made.
+    case wait(Making)
     case close(Features)
   }
 
@@ -234,7 +221,7 @@ struct KeyedBranchesState: Sendable {
   ///   was already closed.
   mutating func close(
     at location: SourceLocation
-  ) -> (branches: [Features], opening: [(task: Task<Features, any Error>, generation: UInt64)])? {
+  ) -> (branches: [Features], opening: [Making])? {
     guard closedAt == nil else { return nil }
     closedAt = location
     var branches = retiring.values.compactMap { entry -> Features? in
@@ -242,12 +229,12 @@ struct KeyedBranchesState: Sendable {
       guard case .open(let branch) = entry.phase else { return nil }
       return branch
     }
-    var opening: [(task: Task<Features, any Error>, generation: UInt64)] = []
+    var opening: [Making] = []
     for entry in entries.values {
       entry.membership = .dropped
       switch entry.phase {
       case .open(let branch): branches.append(branch)
-      case .opening(let task): opening.append((task, entry.generation))
+      case .opening(let making): opening.append(making)
       }
     }
     entries = [:]

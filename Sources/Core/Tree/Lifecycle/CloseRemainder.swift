@@ -91,7 +91,6 @@ enum CloseRemainder: Sendable {
     let current = ClosesInTask.current
     let isPartOfTheClose =
       current?.contains(branch) == true || ClosesInTask.currentTaskLoads(below: branch)
-      || TreeRenewals.tearsDown(in: branch)
     // Only a wait that may block is recorded: one for a close the task is part of returns at once.
     let wait = isPartOfTheClose ? nil : ClosesInTask.OutcomeWait(of: ClosesInTask.waitingAs, for: branch)
     defer { wait?.end() }

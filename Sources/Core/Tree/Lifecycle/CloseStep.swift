@@ -83,19 +83,31 @@ struct CloseStep: @unchecked Sendable {
     return failures
   }
 
-  /// Waits until the renewals that forgot instances in the branch have run their teardowns,
-  /// unless the task runs those teardowns itself (one of them closes the branch), or one of them
-  /// waits, through others, for this close (it closes an ancestor or a sibling this close
-  /// closes): the close then ends without it, as it does for a close it is part of.
+  /// Waits until the renewals that forgot instances in the branch have run their teardowns, but
+  /// for those that wait, through others, for this close (a teardown that closes the branch again,
+  /// an ancestor, or a sibling this close closes): the close ends without them, as it does for a
+  /// close it is part of.
   private func waitForTeardownsOfRenewals(of closing: ClosesInTask) async {
-    guard let state = branch.existingState, !TreeRenewals.tearsDown(in: branch) else { return }
-    let renewals = state.withLock { $0.held.teardownsOfRenewals }
-    var recorded: [WaitGraph.Run] = []
-    defer { for renewal in recorded { WaitGraph.remove(closing, waitingFor: renewal) } }
-    for renewal in renewals where !recorded.contains(where: { $0 === renewal }) {
-      if ClosesInTask.recordWait(of: closing, for: renewal) { return }
-      recorded.append(renewal)
+    guard let state = branch.existingState else { return }
+    var waitedFor: [WaitGraph.Run] = []
+    var waitingForThisClose: [WaitGraph.Run] = []
+    defer { for renewal in waitedFor { WaitGraph.remove(closing, waitingFor: renewal) } }
+    while true {
+      // Each pass records the waits for renewals that forgot instances here since the last one.
+      for renewal in state.withLock({ $0.held.teardownsOfRenewals })
+      where !(waitedFor + waitingForThisClose).contains(where: { $0 === renewal }) {
+        if ClosesInTask.recordWait(of: closing, for: renewal) {
+          waitingForThisClose.append(renewal)
+        } else {
+          waitedFor.append(renewal)
+        }
+      }
+      let skipped = waitingForThisClose
+      let isDone = { (state: Branch.State) in
+        state.held.teardownsOfRenewals.allSatisfy { renewal in skipped.contains { $0 === renewal } }
+      }
+      await state.suspend(until: isDone, waitingIn: \.held.closesWaitingForRenewals)
+      if state.withLock({ isDone($0) }) { return }
     }
-    await state.suspend(until: { $0.held.teardownsOfRenewals.isEmpty }, waitingIn: \.held.closesWaitingForRenewals)
   }
 }

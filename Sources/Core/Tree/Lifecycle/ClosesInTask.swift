@@ -135,6 +135,19 @@ final class ClosesInTask: WaitGraph.Node, Sendable {
     return try await body()
   }
 
+  /// Runs `body`, which awaits `run`, with what the current task's waits are recorded as
+  /// (``waitingAs``), if anything, waiting for `run` in the ``WaitGraph``; unless `run` waits,
+  /// through others, for the current task's work (or is that work): the wait would never end, and
+  /// `body` does not run.
+  ///
+  /// - Returns: What `body` returned; `nil` when the wait would close a loop.
+  static func unlessALoop<R>(waitingFor run: WaitGraph.Run, _ body: () async throws -> R) async rethrows -> R? {
+    guard let waiter = waitingAs else { return try await body() }
+    if recordWait(of: waiter, for: run) { return nil }
+    defer { WaitGraph.remove(waiter, waitingFor: run) }
+    return try await body()
+  }
+
   /// A wait of what the current task's waits are recorded as (``waitingAs``), if anything, for the
   /// outcome of the close of a branch, recorded in the ``WaitGraph`` until ``end()``.
   struct OutcomeWait {

@@ -147,22 +147,21 @@ extension Renewal {
 
   /// Runs the teardowns of `forgotten`, dependents first, in a task of their own, which nobody
   /// cancels: a teardown never starts cancelled, even when the refresh's task is. Its waits are
-  /// recorded as `run`'s, and a close it makes of a branch it tears down in does not wait for it.
+  /// recorded as `run`'s: a close it makes of a branch whose close waits for this renewal, or
+  /// through others, does not wait for it.
   private static func runTeardowns(
     of forgotten: [ForgottenInstance], as run: WaitGraph.Run
   ) async -> [TeardownFailed.Failure] {
     let failures = await Task {
       await ClosesInTask.$waitingAs.withValue(run) {
-        await TreeRenewals.tearingDown(in: Set(forgotten.map(\.instance.branch))) {
-          var failures: [TeardownFailed.Failure] = []
-          for forgotten in forgotten.reversed() {
-            if let teardown = forgotten.teardown, let failure = await teardown.run(in: forgotten.branch) {
-              failures.append(failure)
-            }
-            forgotten.teardownRan()
+        var failures: [TeardownFailed.Failure] = []
+        for forgotten in forgotten.reversed() {
+          if let teardown = forgotten.teardown, let failure = await teardown.run(in: forgotten.branch) {
+            failures.append(failure)
           }
-          return failures
+          forgotten.teardownRan()
         }
+        return failures
       }
     }.value
     run.end()
@@ -240,13 +239,13 @@ extension ForgottenInstance {
 
 extension ForgottenInstance {
   /// Counts down the teardowns of renewals still to run in the branch, and resumes the closes
-  /// waiting for them once none is left.
+  /// waiting for them: each looks again at those left (it does not wait for a renewal that waits
+  /// for it).
   func teardownRan() {
     let closes = branch.state.withLock { state -> [CheckedContinuation<Void, Never>] in
       if let index = state.held.teardownsOfRenewals.firstIndex(where: { $0 === run }) {
         state.held.teardownsOfRenewals.remove(at: index)
       }
-      guard state.held.teardownsOfRenewals.isEmpty else { return [] }
       defer { state.held.closesWaitingForRenewals = [] }
       return state.held.closesWaitingForRenewals
     }

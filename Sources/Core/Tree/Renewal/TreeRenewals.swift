@@ -59,20 +59,6 @@ package final class TreeRenewals: WaitGraph.Node, Sendable {
   /// Whether the task runs inside a refresh's turn (its teardowns, or a refresh they make).
   @TaskLocal private static var holdsTurn = false
 
-  /// The branches whose forgotten instances the task's renewal tears down now.
-  @TaskLocal private static var branchesTornDown: Set<ObjectIdentifier> = []
-
-  /// Runs a renewal's teardowns of instances forgotten in `branches`.
-  static func tearingDown<R: Sendable>(in branches: Set<ObjectIdentifier>, _ body: () async -> R) async -> R {
-    await $branchesTornDown.withValue(branchesTornDown.union(branches)) { await body() }
-  }
-
-  /// Whether the task runs a renewal's teardowns in `branch`: a close of it that the task makes must
-  /// not wait for them.
-  static func tearsDown(in branch: Branch) -> Bool {
-    branchesTornDown.contains(ObjectIdentifier(branch))
-  }
-
   /// Runs `body`, the refresh `run`, once no other refresh of the tree runs: refreshes renew one
   /// after another.
   ///
