@@ -266,6 +266,74 @@ import Testing
     #expect(logged.firstIndex(of: "pool 1 down")! < logged.firstIndex(of: "root closed")!, "\(logged)")
   }
 
+  @Test func aRenewalWhoseTeardownsInABranchEndedWaitsForThatBranchsClose() async throws {
+    let clock = ManualClock()
+    let (inJournal, goJournal, inExpired, goExpired) = (Flag(), Flag(), Flag(), Flag())
+    let log = Collected<String>()
+    let (pools, caches) = (Tally(), Tally())
+    let annLater = Later<Features>()
+    defer { annLater.clear() }
+    let root = FeaturesRoot(clock: clock) { registry in
+      // Refreshed: its own teardown, after ann's journal's, closes ann, which another task closes.
+      registry.use(
+        .cacheable { _ in
+          Pool(name: "pool \(pools.next())")
+        } teardown: { pool in
+          guard pool.name == "pool 1" else { return }
+          try await annLater.get.close()
+          log.append(log.all.contains("resource down") ? "pool: after ann's close" : "pool: ann not torn down")
+        })
+      registry.defineScope(SessionScope.self) { registry in
+        registry.use(
+          .cacheable { features in
+            _ = try features.instance(of: Pool.self)
+            return Journal(name: "journal")
+          } teardown: { _ in
+            inJournal.raise()
+            _ = await goJournal.suspendUntilRaised()
+            log.append("journal down")
+          })
+        // Expired: the close of ann waits for its teardown, which waits for nothing in the refresh.
+        registry.use(
+          .cacheable(timeToLive: .seconds(10)) { _ in
+            Cache(name: "cache \(caches.next())")
+          } teardown: { cache in
+            if cache.name == "cache 1" {
+              inExpired.raise()
+              _ = await goExpired.suspendUntilRaised()
+            }
+            log.append("\(cache.name) down")
+          })
+        registry.use(
+          .cacheable { _ in
+            Resource(name: "ann")
+          } teardown: { _ in
+            log.append("resource down")
+          })
+      }
+    }
+    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    annLater.set(ann)
+    _ = try await ann.instance(of: Journal.self)
+    _ = try await ann.instance(of: Cache.self)
+    _ = try await ann.instance(of: Resource.self)
+    clock.advance(by: .seconds(11))
+    _ = try await ann.instance(of: Cache.self)  // cache 1's teardown runs in a task, until `goExpired`
+    #expect(await inExpired.suspendUntilRaised())
+    let refresh = Task { try await root.refresh(Pool.self) }
+    #expect(await inJournal.suspendUntilRaised())
+    let closeAnn = Task { try await ann.close() }
+    #expect(await eventually { ann.closesWaitingForRenewals == 1 })
+    goJournal.raise()
+    // The pool's teardown comes to wait for ann's close (or, wrongly, returned at once).
+    #expect(await eventually { ann.waits.closesForTheClose == 1 || log.all.contains { $0.hasPrefix("pool:") } })
+    goExpired.raise()
+    #expect(await ends { _ = try await refresh.value })
+    #expect(await ends { try await closeAnn.value })
+    #expect(log.all.contains("pool: after ann's close"), "\(log.all)")
+    #expect(await ends { try await root.close() })
+  }
+
   /// A resource that says which it is.
   struct Resource: CacheableFeature {
     var name: String

@@ -89,24 +89,34 @@ struct CloseStep: @unchecked Sendable {
   /// close it is part of.
   private func waitForTeardownsOfRenewals(of closing: ClosesInTask) async {
     guard let state = branch.existingState else { return }
-    var waitedFor: [WaitGraph.Run] = []
-    var waitingForThisClose: [WaitGraph.Run] = []
+    var waitedFor: [HeldInstances.RenewalTeardowns] = []
+    var waitingForThisClose: [HeldInstances.RenewalTeardowns] = []
     defer { for renewal in waitedFor { WaitGraph.remove(closing, waitingFor: renewal) } }
     while true {
-      // Each pass records the waits for renewals that forgot instances here since the last one.
-      for renewal in state.withLock({ $0.held.teardownsOfRenewals })
-      where !(waitedFor + waitingForThisClose).contains(where: { $0 === renewal }) {
+      let pending = state.withLock { $0.held.teardownsOfRenewals }
+      // The waits for renewals whose teardowns here all ran (finished, which the graph passes
+      // over) go.
+      for renewal in waitedFor where !pending.contains(where: { $0 === renewal }) {
+        WaitGraph.remove(closing, waitingFor: renewal)
+      }
+      waitedFor.removeAll { renewal in !pending.contains { $0 === renewal } }
+      // The waits for renewals that forgot instances here since the last pass.
+      for renewal in pending where !(waitedFor + waitingForThisClose).contains(where: { $0 === renewal }) {
         if ClosesInTask.recordWait(of: closing, for: renewal) {
           waitingForThisClose.append(renewal)
         } else {
           waitedFor.append(renewal)
         }
       }
-      let skipped = waitingForThisClose
+      let (skipped, seen) = (waitingForThisClose, waitedFor + waitingForThisClose)
       let isDone = { (state: Branch.State) in
         state.held.teardownsOfRenewals.allSatisfy { renewal in skipped.contains { $0 === renewal } }
       }
-      await state.suspend(until: isDone, waitingIn: \.held.closesWaitingForRenewals)
+      // Resumed when a renewal's teardown here ends, or another renewal forgets an instance here,
+      // whose wait the next pass records.
+      await state.suspend(
+        until: { isDone($0) || $0.held.teardownsOfRenewals.contains { renewal in !seen.contains { $0 === renewal } } },
+        waitingIn: \.held.closesWaitingForRenewals)
       if state.withLock({ isDone($0) }) { return }
     }
   }

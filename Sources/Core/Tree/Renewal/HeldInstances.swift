@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The instances a branch holds under its lock rather than in place: those of features with a
 /// time-to-live, and those renewed since their first instance was cached, whose readers take the
 /// lock. With them, the records of which cached instances were built from which, for renewals.
@@ -21,11 +23,55 @@ struct HeldInstances {
   /// The cached instances (in place or held) whose loads received others, in the order they were
   /// cached.
   var records: [LoadRecord] = []
-  /// The renewals that forgot instances here whose teardowns have not run yet, once per instance: a
-  /// close waits for them, so that every instance is torn down when it returns.
-  var teardownsOfRenewals: [WaitGraph.Run] = []
+  /// The teardowns of renewals that forgot instances here and have not run yet, an entry per
+  /// renewal: a close waits for them, so that every instance is torn down when it returns.
+  var teardownsOfRenewals: [RenewalTeardowns] = []
   /// The closes waiting for those teardowns.
   var closesWaitingForRenewals: [CheckedContinuation<Void, Never>] = []
+
+  /// The teardowns one renewal still has to run in a branch, as a close of that branch waits for
+  /// them in the ``WaitGraph``: finished once they all ran, though the renewal may go on elsewhere
+  /// (so a close its later teardowns make of the branch is no loop).
+  final class RenewalTeardowns: WaitGraph.Node, Sendable {
+    let run: WaitGraph.Run
+    /// How many are left: changed under the branch's lock, read by the graph without it.
+    private let left = Atomic<Int>(0)
+
+    init(_ run: WaitGraph.Run) {
+      self.run = run
+    }
+
+    var isFinished: Bool { left.load(ordering: .sequentiallyConsistent) == 0 }
+
+    /// They run in the renewal's task, one after another: they wait for what it waits for.
+    var waitsImplicitlyFor: (any WaitGraph.Node)? { run }
+
+    fileprivate func add() {
+      left.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// - Returns: Whether none is left.
+    fileprivate func remove() -> Bool {
+      left.subtract(1, ordering: .sequentiallyConsistent).newValue == 0
+    }
+  }
+
+  /// Records a teardown `run` owes here.
+  mutating func recordTeardown(of run: WaitGraph.Run) {
+    if let teardowns = teardownsOfRenewals.first(where: { $0.run === run }) {
+      teardowns.add()
+    } else {
+      let teardowns = RenewalTeardowns(run)
+      teardowns.add()
+      teardownsOfRenewals.append(teardowns)
+    }
+  }
+
+  /// A teardown `run` owed here ran.
+  mutating func teardownRan(of run: WaitGraph.Run) {
+    guard let index = teardownsOfRenewals.firstIndex(where: { $0.run === run }) else { return }
+    if teardownsOfRenewals[index].remove() { teardownsOfRenewals.remove(at: index) }
+  }
 
   /// What a lookup of a held instance found.
   enum Lookup {

@@ -212,6 +212,7 @@ extension ForgottenInstance {
       ? entry.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) }.flatMap {
         $0.state.anyMultiton as? any RenewableMultiton
       } : nil
+    var closesToWake: [CheckedContinuation<Void, Never>] = []
     let teardown = branch.state.withLock { state -> PendingTeardown?? in
       var found = isLetGo || state.held.instances.removeValue(forKey: key) != nil
       // A multiton's instance leaves its lock-free table; its later instances are held here.
@@ -226,10 +227,13 @@ extension ForgottenInstance {
       }
       guard found else { return nil }
       state.held.removeRecord(of: key)
-      // Until the renewal ran it (``ForgottenInstance/teardownRan()``), a close of the branch waits.
-      state.held.teardownsOfRenewals.append(run)
+      // Until the renewal ran it (``ForgottenInstance/teardownRan()``), a close of the branch waits;
+      // one waiting already looks again, and records its wait for this renewal.
+      state.held.recordTeardown(of: run)
+      swap(&closesToWake, &state.held.closesWaitingForRenewals)
       return .some(state.teardowns.firstIndex { $0.key == key }.map { state.teardowns.remove(at: $0) })
     }
+    for close in closesToWake { close.resume() }
     guard let teardown else { return nil }
     self.init(
       instance: CachedInstance(branch: ObjectIdentifier(branch), key: key), branch: branch,
@@ -243,9 +247,7 @@ extension ForgottenInstance {
   /// for it).
   func teardownRan() {
     let closes = branch.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      if let index = state.held.teardownsOfRenewals.firstIndex(where: { $0 === run }) {
-        state.held.teardownsOfRenewals.remove(at: index)
-      }
+      state.held.teardownRan(of: run)
       defer { state.held.closesWaitingForRenewals = [] }
       return state.held.closesWaitingForRenewals
     }
