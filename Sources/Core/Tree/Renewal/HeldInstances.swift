@@ -57,7 +57,10 @@ struct HeldInstances {
   }
 
   /// Records a teardown `run` owes here.
-  mutating func recordTeardown(of run: WaitGraph.Run) {
+  ///
+  /// - Returns: The closes waiting for renewals here, to resume: each looks again, and records its
+  ///   wait for `run`.
+  mutating func recordTeardown(of run: WaitGraph.Run) -> [CheckedContinuation<Void, Never>] {
     if let teardowns = teardownsOfRenewals.first(where: { $0.run === run }) {
       teardowns.add()
     } else {
@@ -65,12 +68,22 @@ struct HeldInstances {
       teardowns.add()
       teardownsOfRenewals.append(teardowns)
     }
+    return takeClosesWaitingForRenewals()
   }
 
   /// A teardown `run` owed here ran.
-  mutating func teardownRan(of run: WaitGraph.Run) {
-    guard let index = teardownsOfRenewals.firstIndex(where: { $0.run === run }) else { return }
-    if teardownsOfRenewals[index].remove() { teardownsOfRenewals.remove(at: index) }
+  ///
+  /// - Returns: The closes waiting for renewals here, to resume: each looks again at those left.
+  mutating func teardownRan(of run: WaitGraph.Run) -> [CheckedContinuation<Void, Never>] {
+    if let index = teardownsOfRenewals.firstIndex(where: { $0.run === run }), teardownsOfRenewals[index].remove() {
+      teardownsOfRenewals.remove(at: index)
+    }
+    return takeClosesWaitingForRenewals()
+  }
+
+  private mutating func takeClosesWaitingForRenewals() -> [CheckedContinuation<Void, Never>] {
+    defer { closesWaitingForRenewals = [] }
+    return closesWaitingForRenewals
   }
 
   /// What a lookup of a held instance found.

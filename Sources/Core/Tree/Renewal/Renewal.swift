@@ -227,10 +227,8 @@ extension ForgottenInstance {
       }
       guard found else { return nil }
       state.held.removeRecord(of: key)
-      // Until the renewal ran it (``ForgottenInstance/teardownRan()``), a close of the branch waits;
-      // one waiting already looks again, and records its wait for this renewal.
-      state.held.recordTeardown(of: run)
-      swap(&closesToWake, &state.held.closesWaitingForRenewals)
+      // Until the renewal ran it (``ForgottenInstance/teardownRan()``), a close of the branch waits.
+      closesToWake = state.held.recordTeardown(of: run)
       return .some(state.teardowns.firstIndex { $0.key == key }.map { state.teardowns.remove(at: $0) })
     }
     for close in closesToWake { close.resume() }
@@ -246,11 +244,6 @@ extension ForgottenInstance {
   /// waiting for them: each looks again at those left (it does not wait for a renewal that waits
   /// for it).
   func teardownRan() {
-    let closes = branch.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.held.teardownRan(of: run)
-      defer { state.held.closesWaitingForRenewals = [] }
-      return state.held.closesWaitingForRenewals
-    }
-    for close in closes { close.resume() }
+    for close in branch.state.withLock({ $0.held.teardownRan(of: run) }) { close.resume() }
   }
 }
