@@ -34,22 +34,23 @@ import Testing
     }
   }
 
-  @Test func aRefreshTeardownClosingTheRootWhileTheRootClosesEnds() async throws {
+  @Test(arguments: ["the root", "a sibling"])
+  func aRefreshTeardownClosingABranchWhileTheRootClosesEnds(closing target: String) async throws {
     let (inTeardown, go, log) = (Flag(), Flag(), Collected<String>())
-    let rootLater = Later<Features>()
-    defer { rootLater.clear() }
+    let closed = Later<Features>()
+    defer { closed.clear() }
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
-        registry.use(Self.closing({ try await rootLater.get.close() }, inTeardown: inTeardown, go: go, log: log))
+        registry.use(Self.closing({ try await closed.get.close() }, inTeardown: inTeardown, go: go, log: log))
       }
     }
-    rootLater.set(root)
-    let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
-    _ = try await session.instance(of: Closer.self)
-    let refresh = Task { try await session.refresh(Closer.self) }
+    closed.set(target == "the root" ? root : try root.branch(SessionScope.self, context: Session(user: "bob")))
+    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
+    _ = try await ann.instance(of: Closer.self)
+    let refresh = Task { try await ann.refresh(Closer.self) }
     #expect(await inTeardown.suspendUntilRaised())
     let rootClose = Task { try await root.close() }
-    #expect(await eventually { Self.isClosing(session) })
+    #expect(await eventually { Self.isClosing(ann) })
     go.raise()
     #expect(await ends { _ = try await refresh.value })
     #expect(await ends { try await rootClose.value })
@@ -79,28 +80,6 @@ import Testing
     go.raise()
     #expect(await ends { try await rootClose.value })
     #expect(await eventually { log.all.count == 2 })  // the expired instance's, then the renewed one's
-  }
-
-  @Test func aRefreshTeardownClosingASiblingWhileTheRootClosesEnds() async throws {
-    let (inTeardown, go, log) = (Flag(), Flag(), Collected<String>())
-    let bob = Later<Features>()
-    defer { bob.clear() }
-    let root = FeaturesRoot { registry in
-      registry.defineScope(SessionScope.self) { registry in
-        registry.use(Self.closing({ try await bob.get.close() }, inTeardown: inTeardown, go: go, log: log))
-      }
-    }
-    bob.set(try root.branch(SessionScope.self, context: Session(user: "bob")))
-    let ann = try root.branch(SessionScope.self, context: Session(user: "ann"))
-    _ = try await ann.instance(of: Closer.self)
-    let refresh = Task { try await ann.refresh(Closer.self) }
-    #expect(await inTeardown.suspendUntilRaised())
-    let rootClose = Task { try await root.close() }
-    #expect(await eventually { Self.isClosing(ann) })
-    go.raise()
-    #expect(await ends { _ = try await refresh.value })
-    #expect(await ends { try await rootClose.value })
-    #expect(log.all == ["closed"])
   }
 
   @Test func aRefreshTeardownAwaitingACloseWhoseTeardownRefreshesEnds() async throws {
