@@ -481,8 +481,5 @@ import Testing
   }
 
   /// A resource that says which it is.
-  struct Resource: CacheableFeature {
-    var name: String
-    static var placeholder: Resource { Resource(name: "placeholder") }
-  }
+  typealias Resource = RenewalNeverWaitsForItselfTests.Resource
 }
