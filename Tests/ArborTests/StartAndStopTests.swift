@@ -392,9 +392,9 @@ import Testing
       registry.beforeServing(file: "App/Main.swift", line: 12) { _ in }
     }
     let event = try await root.start()
-    #expect(event?.steps.map(\.name) == ["Pool.live()", "before serving (App/Main.swift:12)"])
-    #expect(event?.steps.map(\.feature) == ["Pool", nil])
-    #expect(event?.failure == nil)
+    #expect(event.steps.map(\.name) == ["Pool.live()", "before serving (App/Main.swift:12)"])
+    #expect(event.steps.map(\.feature) == ["Pool", nil])
+    #expect(event.failure == nil)
     let report = profile.report().replacingOccurrences(
       of: #"\d+\.\d\d ms"#, with: "<t>", options: .regularExpression)
     #expect(

@@ -1,25 +1,33 @@
-/// A key's branch was requested from its own making: from the context closure of a
-/// ``KeyedBranches``, directly or through another key's branch that closure requests.
+/// A keyed branch was requested from inside a keyed branch's making: from the context closure of a
+/// ``KeyedBranches``, or from work it started.
 ///
-/// The branch does not exist until its context does, so the request could only wait for itself.
+/// A making is lifecycle work, and lifecycle work never waits for lifecycle work: a request there
+/// could wait for the making it is part of, or for another making that waits for this one. It is
+/// refused at once instead.
 ///
 /// ```
-/// KeyedBranchesCycle: cannot branch SessionScope for "ann": the request is part of making that very branch
+/// KeyedBranchesCycle: cannot branch SessionScope for "bob": the request is made inside the making of the SessionScope branch for "ann"
 /// ├─ requested at: App/Sessions.swift:12
-/// └─ fix: make the context without the key's own branch: a context closure, and the branches it requests, run before that branch exists
+/// └─ fix: make the context without keyed branches: a context closure, and the work it starts, run before its branch exists;
+///         request other keys' branches once the making ended
 /// ```
 public struct KeyedBranchesCycle: DiagnosticError {
   /// What failed, where, and how to fix it.
   public let diagnostic: Diagnostic
 
-  init<Scope: FeaturesScope>(_ scope: Scope.Type, key: some Sendable, requestedAt location: SourceLocation) {
+  init<Scope: FeaturesScope>(
+    _ scope: Scope.Type, key: some Sendable, making: any FeaturesScope.Type, for makingKey: any Sendable,
+    requestedAt location: SourceLocation
+  ) {
+    let work = LifecycleWork.making(scope: making, key: makingKey)
     diagnostic = Diagnostic(
       kind: "KeyedBranchesCycle",
       message:
-        "cannot branch \(scope.name) for \(String(reflecting: key)): the request is part of making that very branch",
+        "cannot branch \(scope.name) for \(String(reflecting: key)): the request is made inside \(work.described)",
       location: location,
       fix:
-        "make the context without the key's own branch: a context closure, and the branches it requests, run before that branch exists"
+        "make the context without keyed branches: a context closure, and the work it starts, run before its branch"
+        + " exists;\nrequest other keys' branches once the making ended"
     )
   }
 }

@@ -10,8 +10,12 @@ extension Features {
   ///
   /// It is idempotent: a second call, or a call on a branch below one being closed, waits for the
   /// one close and sees its outcome. Cancelling the calling task does not stop it: teardowns run to
-  /// the end, in a task of their own that nobody cancels. A close never waits for itself: called
-  /// from a teardown or an async loader that a close waits for, it does not wait for that close.
+  /// the end, in a task of their own that nobody cancels.
+  ///
+  /// Lifecycle work never waits for lifecycle work: called from a loader, a teardown, a
+  /// before-serving work or a keyed branch's making (or a task one of them started), `close()`
+  /// starts or joins the close and returns at once, and a teardown that throws is reported through
+  /// ``IssueReporting``, as a dropped branch's skipped teardowns are.
   ///
   /// ```swift
   /// try await session.close()   // at the end of a session
@@ -144,7 +148,7 @@ extension Features {
       let outcome: Result<F, any Error>
       do {
         outcome = .success(
-          try await ClosesInTask.$outsideLoads.withValue(ClosesInTask.outsideLoads + [tracked]) { try await load() })
+          try await LifecycleWork.$current.withValue(.loader(F.self)) { try await load() })
       } catch {
         outcome = .failure(error)
       }

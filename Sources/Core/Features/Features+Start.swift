@@ -27,15 +27,18 @@ extension Features {
   ///   - file: Where the branch is started; captured for you.
   ///   - line: Where the branch is started; captured for you.
   ///   - isolation: The caller's actor, captured for you.
-  /// - Returns: What the start ran, each step with its duration, for a log; `nil` when called from
-  ///   inside the start itself (an eager loader or a before-serving work of this branch), or from
-  ///   a teardown the running start waits for.
-  /// - Throws: ``FeaturesStartFailed``, or ``FeaturesClosed`` when the branch is closed.
+  /// A start is never made from lifecycle work (a loader, a teardown, a before-serving work, a keyed
+  /// branch's making): it waits for loads and work, and could wait for itself. There it throws
+  /// ``LifecycleWorkReentered`` at once.
+  ///
+  /// - Returns: What the start ran, each step with its duration, for a log.
+  /// - Throws: ``FeaturesStartFailed``; ``FeaturesClosed`` when the branch is closed;
+  ///   ``LifecycleWorkReentered`` from lifecycle work.
   @discardableResult
   public func start(
     timeout: Duration? = nil, file: StaticString = #fileID, line: UInt = #line,
     isolation: isolated (any Actor)? = #isolation
-  ) async throws -> StartEvent? {
+  ) async throws -> StartEvent {
     let location = SourceLocation(fileID: file, line: line)
     return try await withBranch(at: location) { branch in
       try await StartUp.start(branch, through: self, timeout: timeout, at: location)

@@ -121,7 +121,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   /// - Returns: What `body` returned.
   /// - Throws: What making the branch threw (its context's error, or the errors of
   ///   ``Features/branch(_:context:file:line:)``), ``KeyedBranchesClosed`` once the set is closed,
-  ///   ``KeyedBranchesCycle`` from the making of that very branch, and what `body` threw.
+  ///   ``KeyedBranchesCycle`` from inside a keyed branch's making, and what `body` threw.
   @inlinable
   public func withBranch<Result>(
     for key: Key, file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation,
@@ -165,8 +165,12 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
 
   /// Evicts `key`'s branch and closes it: now if it is not in use, else when the last request using
   /// it ends. The next request for `key` makes a new branch. A branch being made is waited for
-  /// first; from its own making (its context closure), there is no branch yet, and this returns at
-  /// once.
+  /// first.
+  ///
+  /// Called from lifecycle work (a loader, a teardown, a before-serving work, a keyed branch's
+  /// making), it returns at once, as ``Features/close(file:line:isolation:)`` does there: the
+  /// eviction goes on in a task of its own, and a teardown that throws is reported through
+  /// ``IssueReporting``.
   ///
   /// ```swift
   /// try await sessions.evict(token)   // on sign-out
@@ -178,18 +182,20 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   ///   - line: Where it is evicted; captured for you.
   /// - Throws: `TeardownFailed` when the branch was closed now and a teardown threw.
   public func evict(_ key: Key, file: StaticString = #fileID, line: UInt = #line) async throws {
+    guard LifecycleWork.running == nil else {
+      Task { try? await evictNow(key, file: file, line: line) }
+      return
+    }
+    try await evictNow(key, file: file, line: line)
+  }
+
+  private func evictNow(_ key: Key, file: StaticString, line: UInt) async throws {
     while true {
       switch state.withLock({ $0.remove(BranchKey(key)) }) {
       case .none:
         return
       case .wait(let making):
-        // From the making of the key's branch (its context closure), there is no branch to evict
-        // yet: waiting would wait for the caller itself.
-        let waited: Bool? = await ClosesInTask.unlessALoop(waitingFor: making.run) {
-          _ = try? await making.task.value
-          return true
-        }
-        if waited == nil { return }
+        _ = try? await making.task.value
       case .close(let branch):
         try await branch.close(file: file, line: line)
         return
@@ -216,8 +222,11 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
 
   /// Closes the set: every branch it holds is closed, in use or not, and every later request throws
   /// ``KeyedBranchesClosed``. A second call returns at once. Branches being made are waited for and
-  /// closed; one whose making the caller is part of (its context closure closes the set) is closed
-  /// as it is made, and its requests throw ``KeyedBranchesClosed``.
+  /// closed.
+  ///
+  /// Called from lifecycle work (a loader, a teardown, a before-serving work, a keyed branch's
+  /// making), it returns at once once the set refuses requests: the branches close in a task of their
+  /// own, and a teardown that throws is reported through ``IssueReporting``.
   ///
   /// ```swift
   /// try await sessions.close()
@@ -231,15 +240,12 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   public func close(file: StaticString = #fileID, line: UInt = #line) async throws {
     let location = SourceLocation(fileID: file, line: line)
     guard let (branches, opening) = state.withLock({ $0.close(at: location) }) else { return }
-    var all = branches
-    // A branch whose making the caller is part of (its context closes the set) is closed as it is
-    // made, once this returns.
-    for making in opening {
-      let made = await ClosesInTask.unlessALoop(waitingFor: making.run) { try? await making.task.value }
-      if let branch = made ?? nil { all.append(branch) }
+    guard LifecycleWork.running == nil else {
+      Task { await close(branches + Self.made(opening), at: location) }
+      return
     }
     var failures: [any Error] = []
-    for branch in all {
+    for branch in branches + (await Self.made(opening)) {
       do {
         try await branch.close(file: file, line: line)
       } catch {
@@ -253,10 +259,25 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
     throw first
   }
 
+  /// The branches of `makings`, once made; those whose making failed are left out.
+  private static func made(_ makings: [KeyedBranchesState.Making]) async -> [Features] {
+    var made: [Features] = []
+    for making in makings {
+      if let branch = try? await making.task.value { made.append(branch) }
+    }
+    return made
+  }
+
   /// Leases the branch of `key`, starting to make it if there is none, and evicting what the set's
   /// limits say must go.
+  ///
+  /// Inside a keyed branch's making, it throws ``KeyedBranchesCycle``: a making never waits for a
+  /// making, so two can never wait for each other.
   @usableFromInline
   func lease(_ key: Key, at location: SourceLocation) throws -> KeyedBranchesLease {
+    if case .making(let scope, let makingKey) = LifecycleWork.current {
+      throw KeyedBranchesCycle(Scope.self, key: key, making: scope, for: makingKey, requestedAt: location)
+    }
     let hashable = BranchKey(key)
     let now = now()
     return try state.withLock { state in
@@ -270,8 +291,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   }
 
   /// Closes the branches `lease`'s request evicted, and waits for its branch to be made; gives the
-  /// lease back if that fails, or if the request is part of that making (the branch's context
-  /// closure requests it, directly or through another key's branch), which would wait for itself.
+  /// lease back if that fails.
   @usableFromInline
   func prepare(_ lease: inout KeyedBranchesLease, for key: Key, at location: SourceLocation) async throws {
     if !lease.evicted.isEmpty {
@@ -279,18 +299,12 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
       lease.evicted = []
     }
     guard let making = lease.opening else { return }
-    let branch: Features?
     do {
-      branch = try await ClosesInTask.unlessALoop(waitingFor: making.run) { try await making.task.value }
+      lease.branch = try await making.task.value
     } catch {
       _ = release(lease)
       throw error
     }
-    guard let branch else {
-      _ = release(lease)
-      throw KeyedBranchesCycle(Scope.self, key: key, requestedAt: location)
-    }
-    lease.branch = branch
   }
 
   /// Gives `lease` back; the branch to close when it was the last lease of a branch evicted while
@@ -302,14 +316,14 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   }
 
   /// Starts making `key`'s branch, in a task of its own, so that a requester's cancellation never
-  /// fails the others waiting for it. The task's waits are recorded as the making's: a wait for it
-  /// from its own context closure, directly or through others, closes a loop.
+  /// fails the others waiting for it. The making is lifecycle work: its context closure, and what
+  /// it starts, never wait for a making (``lease(_:at:)``) nor for a close.
   private func open(_ key: Key, generation: UInt64, at location: SourceLocation) -> KeyedBranchesState.Making {
-    let run = WaitGraph.Run()
     let task = Task {
-      defer { run.end() }
       do {
-        let context = try await ClosesInTask.$waitingAs.withValue(run) { try await self.context(key) }
+        let context = try await LifecycleWork.$current.withValue(.making(scope: Scope.self, key: key)) {
+          try await self.context(key)
+        }
         let branch = try parent.branch(Scope.self, context: context, file: location.fileID, line: location.line)
         if let orphan = state.withLock({ $0.opened(BranchKey(key), generation: generation, branch: branch) }) {
           // The set was closed while this branch was made, and its close did not wait for it.
@@ -323,7 +337,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
         throw error
       }
     }
-    return KeyedBranchesState.Making(task: task, run: run)
+    return KeyedBranchesState.Making(task: task)
   }
 
   /// Closes evicted branches, reporting what fails: no caller waits for them.

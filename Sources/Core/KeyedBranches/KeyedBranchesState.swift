@@ -9,11 +9,10 @@ struct KeyedBranchesState: Sendable {
   typealias Key = BranchKey
 
   /// A key's branch being made: the task making its context and the branch with it, which every
-  /// requester awaits, and that making in the ``WaitGraph``, which a wait for it that would close
-  /// a loop (the context closure requests its own key, directly or through another key's) finds.
+  /// requester awaits. A making never waits for a making: inside one, requests of keyed branches
+  /// throw ``KeyedBranchesCycle``.
   struct Making: Sendable {
     let task: Task<Features, any Error>
-    let run: WaitGraph.Run
   }
 
   /// How far a key's branch has come.

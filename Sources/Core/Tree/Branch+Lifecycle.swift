@@ -102,7 +102,7 @@ extension Branch {
     let waiters = state.withLock { state -> [CheckedContinuation<[TeardownFailed.Failure], Never>]? in
       if onlyIfNothingToTearDown,
         !state.teardowns.isEmpty || !state.loads.isIdle
-          || !state.held.teardownsOfRenewals.isEmpty
+          || state.held.renewalTeardownsLeft != 0
       {
         return nil
       }

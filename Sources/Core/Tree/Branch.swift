@@ -102,7 +102,7 @@ package final class Branch: @unchecked Sendable {
     /// The loads in flight that requests or closes wait for: see ``LoadTable``.
     var loads = LoadTable<LoadKey, any LoadInFlight>()
     /// Whether the branch's start ran, and how it ended.
-    var start = BranchStart<WaitGraph.Run, CheckedContinuation<StartUp.Outcome, Never>, StartUp.Outcome>()
+    var start = BranchStart<CheckedContinuation<StartUp.Outcome, Never>, StartUp.Outcome>()
     /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
     /// the outcome (see ``Branch/isClosed``).
     var lifecycle = BranchLifecycle<CheckedContinuation<[TeardownFailed.Failure], Never>, [TeardownFailed.Failure]>()

@@ -12,12 +12,11 @@
 /// | ended | start or wait | ended | return its outcome |
 /// | starting | the start ends | ended | resume every waiter with the outcome |
 ///
-/// `Runner` is what runs a start (the node its waiters wait for in the ``WaitGraph``), `Waiter` what
-/// a caller suspends with, `Outcome` how a start ended: plain values in tests.
-package struct BranchStart<Runner, Waiter, Outcome> {
+/// `Waiter` is what a caller suspends with, `Outcome` how a start ended: plain values in tests.
+package struct BranchStart<Waiter, Outcome> {
   package enum State {
     case notStarted
-    case starting(Runner, waiters: [Waiter])
+    case starting(waiters: [Waiter])
     case ended(Outcome)
   }
 
@@ -29,19 +28,19 @@ package struct BranchStart<Runner, Waiter, Outcome> {
   package enum Action {
     /// Run the start: this caller owns it.
     case run
-    /// Another caller runs it, as this runner: wait for its outcome.
-    case wait(Runner)
+    /// Another caller runs it: wait for its outcome.
+    case wait
     /// It ended, with this outcome.
     case ended(Outcome)
   }
 
-  /// A caller asks for the start, as `runner` if it runs it.
-  package mutating func start(as runner: Runner) -> Action {
+  /// A caller asks for the start.
+  package mutating func start() -> Action {
     switch state {
     case .notStarted:
-      state = .starting(runner, waiters: [])
+      state = .starting(waiters: [])
       return .run
-    case .starting(let running, _): return .wait(running)
+    case .starting: return .wait
     case .ended(let outcome): return .ended(outcome)
     }
   }
@@ -52,9 +51,9 @@ package struct BranchStart<Runner, Waiter, Outcome> {
   package mutating func wait(_ waiter: Waiter) -> Outcome? {
     switch state {
     case .notStarted: preconditionFailure("only a start that found another one running waits")
-    case .starting(let runner, var waiters):
+    case .starting(var waiters):
       waiters.append(waiter)
-      state = .starting(runner, waiters: waiters)
+      state = .starting(waiters: waiters)
       return nil
     case .ended(let outcome): return outcome
     }
@@ -64,7 +63,7 @@ package struct BranchStart<Runner, Waiter, Outcome> {
   ///
   /// - Returns: The waiters to resume with it.
   package mutating func finish(_ outcome: Outcome) -> [Waiter] {
-    guard case .starting(_, let waiters) = state else { preconditionFailure("a start ends once, after it began") }
+    guard case .starting(let waiters) = state else { preconditionFailure("a start ends once, after it began") }
     state = .ended(outcome)
     return waiters
   }

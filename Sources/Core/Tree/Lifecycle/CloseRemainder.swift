@@ -34,69 +34,41 @@ enum CloseRemainder: Sendable {
   /// Ends the close of `branch` that ``start(closing:at:)`` began. The caller keeps the
   /// branch alive meanwhile.
   ///
+  /// Inside lifecycle work (``LifecycleWork``) it returns at once: the close goes on in its task,
+  /// and its failures are reported through ``IssueReporting``, as a dropped branch's are.
+  ///
   /// - Parameter isolation: The caller's actor: the close goes on there.
   /// - Throws: ``TeardownFailed`` listing every teardown that threw, for the caller that started
   ///   the close and every caller waiting for it.
   @usableFromInline
   func complete(closing branch: Branch, at site: SourceLocation, isolation: isolated (any Actor)?) async throws {
+    let isAwaited = LifecycleWork.running == nil
     let failures: [TeardownFailed.Failure]
     switch self {
     case .outcomeOfEarlierClose:
+      guard isAwaited else { return }
       failures = await Self.outcomeOfFirstClose(of: branch)
     case .run(let plan):
       // A task of its own, which nobody cancels: a teardown never starts cancelled, even when the
       // caller's task is cancelled before or during the close.
-      let enclosing = ClosesInTask.current
-      let closing = ClosesInTask(plan, enclosing: enclosing)
-      // Called from inside a load this close waits for (an async loader closing its own branch, or
-      // an ancestor), waiting would never end: the close goes on in its task, and ends when the
-      // load does. No caller then gets its outcome, so a teardown that throws is reported.
-      let isWaitedFor = !closing.waitsForTheCurrentTask()
-      // The close, renewal or start the caller runs, if any, waits for this one, as a wait for an
-      // earlier close does: recorded before this one starts, when no close can wait for it yet, so
-      // that a loop through it is found by the close whose wait closes it.
-      let wait = isWaitedFor ? ClosesInTask.OutcomeWait(of: ClosesInTask.waitingAs, for: branch) : nil
-      let task = Task {
-        let failures = await ClosesInTask.with(closing) {
-          // Not waited for, the close is part of no load of the caller's: its requests and closes
-          // must not take the caller's loads for theirs.
-          guard !isWaitedFor else { return await plan.run(of: closing) }
-          return await AsyncFrame.$current.withValue(nil) {
-            await ClosesInTask.$outsideLoads.withValue([]) { await plan.run(of: closing) }
-          }
-        }
-        closing.ended()
-        if !isWaitedFor, !failures.isEmpty {
+      let task = LifecycleWork.detachedFromLoads {
+        let failures = await plan.run()
+        if !isAwaited, !failures.isEmpty {
           IssueReporting.report(
             Diagnostic(describing: TeardownFailed(failures, closing: branch.path, at: site)), severity: .failure)
         }
         return failures
       }
-      guard isWaitedFor else { return }
+      guard isAwaited else { return }
       failures = await task.value
-      wait?.end()
     }
     if !failures.isEmpty { throw TeardownFailed(failures, closing: branch.path, at: site) }
   }
 
-  /// The outcome of the close of `branch` that started first, once it ended; at once while that
-  /// close waits for the current task: for a close the task runs (a teardown closing its own
-  /// branch again, or an ancestor), or for a load the task runs inside (an async loader closing its
-  /// own branch, or an ancestor, as it closes), or through other closes that wait for the one the
-  /// task runs (two sessions whose teardowns close each other). That close cannot end before this
-  /// returns, and its own caller gets its outcome.
+  /// The outcome of the close of `branch` that started first, once it ended.
   static func outcomeOfFirstClose(of branch: Branch) async -> [TeardownFailed.Failure] {
-    // Read before the lock: a close the task runs ends only after this returns, and one that ended
-    // left the branch closed, which the lifecycle answers first.
-    let current = ClosesInTask.current
-    let isPartOfTheClose =
-      current?.contains(branch) == true || ClosesInTask.currentTaskLoads(below: branch)
-    // Only a wait that may block is recorded: one for a close the task is part of returns at once.
-    let wait = isPartOfTheClose ? nil : ClosesInTask.OutcomeWait(of: ClosesInTask.waitingAs, for: branch)
-    defer { wait?.end() }
-    return await withCheckedContinuation { continuation in
+    await withCheckedContinuation { continuation in
       let ready = branch.state.withLock { state -> [TeardownFailed.Failure]? in
-        if isPartOfTheClose || wait?.closesALoop == true, !state.lifecycle.hasEnded { return [] }
         switch state.lifecycle.waitForOutcome(continuation) {
         case .suspend: return nil
         case .resume(let failures): return failures

@@ -45,32 +45,33 @@ struct CloseStep: @unchecked Sendable {
     }
   }
 
-  /// Runs this step of `closing`'s plan: each child (with its own children first), then the
-  /// branch itself.
-  func run(of closing: ClosesInTask) async -> [TeardownFailed.Failure] {
+  /// Runs this step: each child (with its own children first), then the branch itself.
+  func run() async -> [TeardownFailed.Failure] {
     var failures: [TeardownFailed.Failure] = []
     for child in children {
-      failures += await child.run(of: closing)
+      failures += await child.run()
       child.branch.anchor.borrow { $0.release() }
     }
     guard runsTeardowns else {
+      // Another close runs the branch's teardowns, which never wait for a close: its outcome comes.
       _ = await CloseRemainder.outcomeOfFirstClose(of: branch)
       return []
     }
-    failures += await tearDown(of: closing)
+    failures += await tearDown()
     branch.finishClose(with: failures)
-    closing.endedClose(of: branch)
     return failures
   }
 
-  /// Waits for the loads in flight in the branch, then runs the teardowns of the instances cached
-  /// there, newest first. A teardown that throws does not stop the others.
-  private func tearDown(of closing: ClosesInTask) async -> [TeardownFailed.Failure] {
+  /// Waits for the loads in flight in the branch and for the teardowns renewals still owe there,
+  /// then runs the teardowns of the instances cached there, newest first. A teardown that throws
+  /// does not stop the others.
+  private func tearDown() async -> [TeardownFailed.Failure] {
     // None can start any more, since the branch is marked closed; each that was claimed before
-    // ends (and records its teardown) first.
+    // ends (and records its teardown) first. Loads and renewals' teardowns are lifecycle work,
+    // which never waits for a close: these waits end.
     for load in branch.loadsInFlight() { await load.ended() }
-    // Instances renewals forgot here are theirs to tear down; the close ends after them.
-    await waitForTeardownsOfRenewals(of: closing)
+    await branch.existingState?.suspend(
+      until: { $0.held.renewalTeardownsLeft == 0 }, waitingIn: \.held.closesWaitingForRenewals)
     let teardowns = branch.state.withLock { state in
       defer { state.teardowns = [] }
       return state.teardowns
@@ -81,43 +82,5 @@ struct CloseStep: @unchecked Sendable {
     }
     branch.definition.observer?.branchClosed(BranchEvent(branchPath: branch.path, time: .now))
     return failures
-  }
-
-  /// Waits until the renewals that forgot instances in the branch have run their teardowns, but
-  /// for those that wait, through others, for this close (a teardown that closes the branch again,
-  /// an ancestor, or a sibling this close closes): the close ends without them, as it does for a
-  /// close it is part of.
-  private func waitForTeardownsOfRenewals(of closing: ClosesInTask) async {
-    guard let state = branch.existingState else { return }
-    var waitedFor: [HeldInstances.RenewalTeardowns] = []
-    var waitingForThisClose: [HeldInstances.RenewalTeardowns] = []
-    defer { for renewal in waitedFor { WaitGraph.remove(closing, waitingFor: renewal) } }
-    while true {
-      let pending = state.withLock { $0.held.teardownsOfRenewals }
-      // The waits for renewals whose teardowns here all ran (finished, which the graph passes
-      // over) go.
-      for renewal in waitedFor where !pending.contains(where: { $0 === renewal }) {
-        WaitGraph.remove(closing, waitingFor: renewal)
-      }
-      waitedFor.removeAll { renewal in !pending.contains { $0 === renewal } }
-      // The waits for renewals that forgot instances here since the last pass.
-      for renewal in pending where !(waitedFor + waitingForThisClose).contains(where: { $0 === renewal }) {
-        if ClosesInTask.recordWait(of: closing, for: renewal) {
-          waitingForThisClose.append(renewal)
-        } else {
-          waitedFor.append(renewal)
-        }
-      }
-      let (skipped, seen) = (waitingForThisClose, waitedFor + waitingForThisClose)
-      let isDone = { (state: Branch.State) in
-        state.held.teardownsOfRenewals.allSatisfy { renewal in skipped.contains { $0 === renewal } }
-      }
-      // Resumed when a renewal's teardown here ends, or another renewal forgets an instance here,
-      // whose wait the next pass records.
-      await state.suspend(
-        until: { isDone($0) || $0.held.teardownsOfRenewals.contains { renewal in !seen.contains { $0 === renewal } } },
-        waitingIn: \.held.closesWaitingForRenewals)
-      if state.withLock({ isDone($0) }) { return }
-    }
   }
 }

@@ -63,8 +63,8 @@ struct PendingTeardown: Sendable {
     branch.hasRecordedTeardowns = true
   }
 
-  /// Runs the teardown of this instance, cached in `branch`, within its time limit, and tells the
-  /// tree's observer and a test container's overrides.
+  /// Runs the teardown of this instance, cached in `branch`, within its time limit (on the root's
+  /// clock), as lifecycle work, and tells the tree's observer and a test container's overrides.
   ///
   /// - Returns: Its failure, if it threw or passed its time limit (it is then left running).
   func run(in branch: Branch) async -> TeardownFailed.Failure? {
@@ -73,7 +73,10 @@ struct PendingTeardown: Sendable {
     let start = observer != nil ? ContinuousClock.now : nil
     do {
       let limit = binding?.lifecycle.teardownTimeLimit
-      guard let outcome = await TimeLimit.run(within: limit, body) else {
+      let work = LifecycleWork.teardown(self)
+      let body = body
+      let run: @Sendable () async throws -> Void = { try await LifecycleWork.$current.withValue(work) { try await body() } }
+      guard let outcome = await TimeLimit.run(within: limit, on: branch.definition.renewals, run) else {
         throw TeardownTimedOut(limit: limit ?? .zero)
       }
       try outcome.get()

@@ -9,15 +9,8 @@ struct StartUp {
   let features: Features
   let timeout: Duration?
   let site: SourceLocation
-
-  /// The branches whose start the current task runs (inherited by the tasks of its loads), so that
-  /// a start never waits for itself.
-  @TaskLocal static var running: Set<ObjectIdentifier> = []
-
-  /// Whether the current task runs the start of `branch`; the start keeps the branch alive.
-  static func runsInCurrentTask(_ branch: Branch) -> Bool {
-    running.contains(ObjectIdentifier(branch))
-  }
+  /// The root's clock, which time limits run on.
+  var clock: TreeRenewals { branch.definition.renewals }
 
   /// How a start ended: what ran, or the diagnostic of what failed.
   typealias Outcome = Result<StartEvent, FeaturesStartFailed>
@@ -25,7 +18,7 @@ struct StartUp {
   /// Runs the start.
   func run() async -> Outcome {
     let began = ContinuousClock.now
-    let deadline = timeout.map { began + $0 }
+    let deadline = timeout.map { clock.now() + $0 }
     let eager = branch.definition.bindings.filter(\.lifecycle.isEager)
     var steps: [StartEvent.Step] = []
     await withTaskGroup(of: StartEvent.Step.self) { group in
@@ -59,7 +52,7 @@ struct StartUp {
   }
 
   /// Loads the eager feature of `binding`, within its time limit and what is left of the start's.
-  private func load(_ binding: Binding, before deadline: ContinuousClock.Instant?) async -> StartEvent.Step {
+  private func load(_ binding: Binding, before deadline: Duration?) async -> StartEvent.Step {
     let registration = binding.registration
     let feature = "\(registration.feature)"
     let began = ContinuousClock.now
@@ -73,8 +66,8 @@ struct StartUp {
     let request: @Sendable () async throws -> Void = {
       try await Self.request(registration.feature, from: features, at: location)
     }
-    let limit = Self.limit(binding.lifecycle.startTimeLimit, before: deadline)
-    switch await TimeLimit.run(within: limit, request) {
+    let limit = limit(binding.lifecycle.startTimeLimit, before: deadline)
+    switch await TimeLimit.run(within: limit, on: clock, request) {
     case .success: return step(failure: nil)
     case .failure(let error): return step(failure: Diagnostic(describing: error))
     case nil:
@@ -91,14 +84,16 @@ struct StartUp {
   }
 
   /// Runs before-serving work, within its time limit and what is left of the start's.
-  private func perform(_ work: StartWork, before deadline: ContinuousClock.Instant?) async -> StartEvent.Step {
+  private func perform(_ work: StartWork, before deadline: Duration?) async -> StartEvent.Step {
     let name = "before serving (\(work.site))"
     let began = ContinuousClock.now
     let features = features
-    let run: @Sendable () async throws -> Void = { try await work.run(features) }
-    let limit = Self.limit(work.timeLimit, before: deadline)
+    let run: @Sendable () async throws -> Void = {
+      try await LifecycleWork.$current.withValue(.beforeServing(work.site)) { try await work.run(features) }
+    }
+    let limit = limit(work.timeLimit, before: deadline)
     var failure: Diagnostic?
-    switch await TimeLimit.run(within: limit, run) {
+    switch await TimeLimit.run(within: limit, on: clock, run) {
     case .success: break
     case .failure(let error): failure = Diagnostic(describing: error)
     case nil:
@@ -125,8 +120,8 @@ struct StartUp {
   }
 
   /// The time a step may take: its own limit, bounded by what is left of the start's.
-  private static func limit(_ own: Duration?, before deadline: ContinuousClock.Instant?) -> Duration? {
-    let left = deadline.map { max($0 - .now, .zero) }
+  private func limit(_ own: Duration?, before deadline: Duration?) -> Duration? {
+    let left = deadline.map { max($0 - clock.now(), .zero) }
     switch (own, left) {
     case (nil, nil): return nil
     case (let own?, nil): return own
@@ -150,17 +145,20 @@ extension StartUp {
   /// own, so that no caller's cancellation cuts it short), the others wait for its outcome.
   ///
   /// - Parameter features: The branch's features, which the start's loads request through.
-  /// - Returns: The start that ran, `nil` for a caller inside it.
+  /// - Returns: The start that ran.
   static func start(
     _ branch: Branch, through features: Features, timeout: Duration?, at location: SourceLocation
-  ) async throws -> StartEvent? {
+  ) async throws -> StartEvent {
+    // A start waits for loads and before-serving work: from inside lifecycle work, it could wait
+    // for itself.
+    if let work = LifecycleWork.running {
+      throw LifecycleWorkReentered("start()", action: "start the branch", inside: work, at: location)
+    }
     // A start that ended answers with its outcome, even once the branch closed (as a failed start
     // closes it); a closed branch does not begin one.
-    let run = WaitGraph.Run()
-    let action = branch.state.withLock {
-      state -> BranchStart<WaitGraph.Run, CheckedContinuation<Outcome, Never>, Outcome>.Action? in
+    let action = branch.state.withLock { state -> BranchStart<CheckedContinuation<Outcome, Never>, Outcome>.Action? in
       if case .notStarted = state.start.state, branch.isClosed { return nil }
-      return state.start.start(as: run)
+      return state.start.start()
     }
     let outcome: StartUp.Outcome
     switch action {
@@ -168,31 +166,13 @@ extension StartUp {
       throw FeaturesClosed(.using("start()"), through: branch, requestedAt: location)
     case .ended(let ended)?:
       outcome = ended
-    case .wait? where runsInCurrentTask(branch):
-      // From inside the start (an eager loader or before-serving work starting its own branch):
-      // waiting would never end, and the start it is part of ends the branch's.
-      return nil
-    case .wait(let runner)?:
-      // From a close's or a renewal's teardown that the start waits for, through others (a close
-      // that races the start and runs the teardown of an eager instance, while the failed start
-      // waits for that close): waiting would never end either.
-      let waiter = ClosesInTask.waitingAs
-      if let waiter, ClosesInTask.recordWait(of: waiter, for: runner) { return nil }
-      defer { if let waiter { WaitGraph.remove(waiter, waitingFor: runner) } }
+    case .wait?:
       outcome = await withCheckedContinuation { continuation in
         if let ended = branch.state.withLock({ $0.start.wait(continuation) }) { continuation.resume(returning: ended) }
       }
     case .run?:
       let startUp = StartUp(branch: branch, features: features, timeout: timeout, site: location)
-      // The close, renewal or start the caller runs waits for this one.
-      outcome = await ClosesInTask.waiting(for: run) {
-        await Task {
-          await $running.withValue(running.union([ObjectIdentifier(branch)])) {
-            await ClosesInTask.$waitingAs.withValue(run) { await startUp.run() }
-          }
-        }.value
-      }
-      run.end()
+      outcome = await Task { await startUp.run() }.value
       for waiter in branch.state.withLock({ $0.start.finish(outcome) }) { waiter.resume(returning: outcome) }
     }
     return try outcome.get()

@@ -1,7 +1,7 @@
 import ArborDiagnostics
 
-/// Runs work that may not end (a load or a teardown that hangs) within a time limit, without
-/// waiting for it past the limit.
+/// Runs work that may not end (a load or a teardown that hangs) within a time limit on the root's
+/// clock (so a test clock drives it), without waiting for it past the limit.
 ///
 /// The work runs in a task of its own (it inherits the caller's task-locals and priority, not its
 /// cancellation); past the limit it is cancelled and left to end on its own, and the caller goes on.
@@ -9,7 +9,7 @@ enum TimeLimit {
   /// The outcome of `work`, or `nil` when `limit` passed first; without a limit, `work` runs in the
   /// caller's task.
   static func run<T: Sendable>(
-    within limit: Duration?, _ work: @escaping @Sendable () async throws -> T
+    within limit: Duration?, on clock: TreeRenewals, _ work: @escaping @Sendable () async throws -> T
   ) async -> Result<T, any Error>? {
     guard let limit else {
       do { return .success(try await work()) } catch { return .failure(error) }
@@ -23,7 +23,7 @@ enum TimeLimit {
         race.end(with: outcome)
       }
       let timer = Task {
-        try? await Task.sleep(for: limit)
+        try? await clock.sleep(limit)
         if !Task.isCancelled, race.end(with: nil) { worker.cancel() }
       }
       race.whenEnded { timer.cancel() }

@@ -1,15 +1,12 @@
 /// One renewal: the instances it forgot, in the order it forgot them (each after what it was built
 /// from), and the epoch of the pass that forgot each.
 struct Renewal {
-  /// This renewal in the ``WaitGraph``.
-  let run: WaitGraph.Run
   private(set) var forgotten: [ForgottenInstance]
   /// When each forgotten instance was forgotten: the epoch its pass ended at, or `.max` while the
   /// pass runs (any request may then have received it).
   private var epochs: [CachedInstance: UInt64]
 
   init(_ target: ForgottenInstance) {
-    run = target.run
     forgotten = [target]
     epochs = [target.instance: .max]
     endPass()
@@ -39,7 +36,7 @@ struct Renewal {
       let records = branch.existingState?.withLock { $0.held.records } ?? []
       for record in records where record.dependencies.contains(where: isStale) {
         // A load records what it received just before it publishes the instance.
-        guard let instance = ForgottenInstance(forgetting: record.key, in: branch, by: run) else {
+        guard let instance = ForgottenInstance(forgetting: record.key, in: branch) else {
           isCaching = true
           continue
         }
@@ -70,6 +67,9 @@ extension Renewal {
   static func refresh<F: Feature>(
     _ feature: F.Type, context: F.Context, through branch: Branch, at location: SourceLocation
   ) async throws -> [RenewedInstance] {
+    if let work = LifecycleWork.running {
+      throw LifecycleWorkReentered("refresh(\(feature))", action: "refresh \(feature)", inside: work, at: location)
+    }
     if let overrides = branch.overrides, overrides.replaces(feature) { return [] }
     guard let entry = branch.table.entry(for: FeatureTable.key(feature)) else {
       if let overrides = branch.overrides, overrides.resolvesPlaceholders { return [] }
@@ -83,17 +83,12 @@ extension Renewal {
     }
     let owner = branch.ancestor(entry.depth)
     let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
-    let run = WaitGraph.Run()
-    defer { run.end() }
-    // The close, renewal or start the caller runs waits for this refresh.
-    return try await ClosesInTask.waiting(for: run) {
-      try await branch.definition.renewals.inTurn(as: run) {
-        if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
-        guard let target = ForgottenInstance(forgetting: key, in: owner, by: run) else { return [] }
-        let renewal = await Renewal(target).end(through: Subtree(openFrom: owner), cause: .refresh(location))
-        if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
-        return renewal.renewed
-      }
+    return try await branch.definition.renewals.inTurn {
+      if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
+      guard let target = ForgottenInstance(forgetting: key, in: owner) else { return [] }
+      let renewal = await Renewal(target).end(through: Subtree(openFrom: owner), cause: .refresh(location))
+      if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
+      return renewal.renewed
     }
   }
 
@@ -101,8 +96,7 @@ extension Renewal {
   /// loads anew: its dependents are forgotten at once, and the teardowns run in a task of their
   /// own, whose failures are reported.
   static func renewExpired(_ key: LoadKey, in branch: Branch) {
-    let run = WaitGraph.Run()
-    guard let target = ForgottenInstance(forgetting: key, in: branch, by: run, isLetGo: true) else { return run.end() }
+    guard let target = ForgottenInstance(forgetting: key, in: branch, isLetGo: true) else { return }
     var renewal = Renewal(target)
     // The request that found it expired receives the new instance: a cacheable it loads for is
     // built on that one, not on the expired one.
@@ -115,7 +109,7 @@ extension Renewal {
     }
     let subtree = Subtree(openFrom: branch)
     renewal.forgetDependents(in: subtree.branches)
-    Task {
+    _ = LifecycleWork.detachedFromLoads {
       let ended = await renewal.end(through: subtree, cause: .expired)
       guard !ended.failures.isEmpty else { return }
       IssueReporting.report(
@@ -128,55 +122,28 @@ extension Renewal {
   private consuming func end(through subtree: Subtree, cause: RenewalEvent.Cause) async -> Ended {
     let start = ContinuousClock.now
     // A load in flight may have received an instance the renewal forgot: once it ends, its record
-    // says so. Loads of this task's own path are not waited for: they wait for this renewal.
-    let frame = AsyncFrame.currentIfAny
-    let ownLoads = frame?.loadsOnPath ?? []
+    // says so. A load is lifecycle work, which never waits for a renewal: each ends.
     repeat {
       for branch in subtree.branches {
-        for load in branch.loadsInFlight() where !ownLoads.contains(ObjectIdentifier(load)) {
-          await Self.waitForEnd(of: load, as: frame?.load)
-        }
+        for load in branch.loadsInFlight() { await load.ended() }
       }
     } while forgetDependents(in: subtree.branches)
-    let failures = await Self.runTeardowns(of: forgotten, as: run)
+    let forgotten = forgotten
+    // In a task of its own, which nobody cancels: a teardown never starts cancelled.
+    let failures = await LifecycleWork.detachedFromLoads {
+      var failures: [TeardownFailed.Failure] = []
+      for forgotten in forgotten.reversed() {
+        if let teardown = forgotten.teardown, let failure = await teardown.run(in: forgotten.branch) {
+          failures.append(failure)
+        }
+        forgotten.teardownRan()
+      }
+      return failures
+    }.value
     let renewed = forgotten.reversed().map(RenewedInstance.init)
     subtree.branches[0].definition.observer?.renewed(
       RenewalEvent(cause: cause, renewed: renewed, start: start, duration: .now - start, failures: failures.count))
     return Ended(renewed: renewed, failures: failures)
-  }
-
-  /// Runs the teardowns of `forgotten`, dependents first, in a task of their own, which nobody
-  /// cancels: a teardown never starts cancelled, even when the refresh's task is. Its waits are
-  /// recorded as `run`'s: a close it makes of a branch whose close waits for this renewal, or
-  /// through others, does not wait for it.
-  private static func runTeardowns(
-    of forgotten: [ForgottenInstance], as run: WaitGraph.Run
-  ) async -> [TeardownFailed.Failure] {
-    let failures = await Task {
-      await ClosesInTask.$waitingAs.withValue(run) {
-        var failures: [TeardownFailed.Failure] = []
-        for forgotten in forgotten.reversed() {
-          if let teardown = forgotten.teardown, let failure = await teardown.run(in: forgotten.branch) {
-            failures.append(failure)
-          }
-          forgotten.teardownRan()
-        }
-        return failures
-      }
-    }.value
-    run.end()
-    return failures
-  }
-
-  /// Waits until `load` ends. A renewal made inside a load (`waiter`, the innermost load of the
-  /// task) waits as that load, through the wait graph: a load that waits, directly or through
-  /// others, for `waiter` cannot end before the renewal does, and is not waited for; one that
-  /// comes to wait for `waiter` meanwhile fails with the cycle.
-  private static func waitForEnd(of load: any LoadInFlight, as waiter: AsyncLoadNode?) async {
-    guard let waiter else { return await load.ended() }
-    if WaitGraph.add(waiter, waitingFor: load, describeLoop: { _ in true }) != nil { return }
-    defer { WaitGraph.remove(waiter, waitingFor: load) }
-    await load.ended()
   }
 }
 
@@ -191,18 +158,14 @@ struct ForgottenInstance: @unchecked Sendable {
   /// The instance's context, for a multiton.
   let context: ContextKey?
   let teardown: PendingTeardown?
-  /// The renewal that forgot it.
-  let run: WaitGraph.Run
 }
 
 extension ForgottenInstance {
   /// Lets go of the instance `branch` caches under `key`, if there is one: from then on no request
   /// receives it, and the next one loads the feature anew. Its teardown is the renewal's to run.
   ///
-  /// - Parameters:
-  ///   - run: The renewal that forgets it, and runs its teardown.
-  ///   - isLetGo: Whether a lookup let go of the held instance already (it expired).
-  init?(forgetting key: LoadKey, in branch: Branch, by run: WaitGraph.Run, isLetGo: Bool = false) {
+  /// - Parameter isLetGo: Whether a lookup let go of the held instance already (it expired).
+  init?(forgetting key: LoadKey, in branch: Branch, isLetGo: Bool = false) {
     guard let entry = branch.table.entry(for: key.tableKey)?.pointer.pointee, entry.depth == 0,
       case .serves(let lifetime) = entry.kind, lifetime.isCached
     else { return nil }
@@ -212,7 +175,6 @@ extension ForgottenInstance {
       ? entry.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) }.flatMap {
         $0.state.anyMultiton as? any RenewableMultiton
       } : nil
-    var closesToWake: [CheckedContinuation<Void, Never>] = []
     let teardown = branch.state.withLock { state -> PendingTeardown?? in
       var found = isLetGo || state.held.instances.removeValue(forKey: key) != nil
       // A multiton's instance leaves its lock-free table; its later instances are held here.
@@ -228,22 +190,20 @@ extension ForgottenInstance {
       guard found else { return nil }
       state.held.removeRecord(of: key)
       // Until the renewal ran it (``ForgottenInstance/teardownRan()``), a close of the branch waits.
-      closesToWake = state.held.recordTeardown(of: run)
+      state.held.renewalTeardownsLeft += 1
       return .some(state.teardowns.firstIndex { $0.key == key }.map { state.teardowns.remove(at: $0) })
     }
-    for close in closesToWake { close.resume() }
     guard let teardown else { return nil }
     self.init(
       instance: CachedInstance(branch: ObjectIdentifier(branch), key: key), branch: branch,
-      registration: entry.binding.object.registration, context: key.context, teardown: teardown, run: run)
+      registration: entry.binding.object.registration, context: key.context, teardown: teardown)
   }
 }
 
 extension ForgottenInstance {
-  /// Counts down the teardowns of renewals still to run in the branch, and resumes the closes
-  /// waiting for them: each looks again at those left (it does not wait for a renewal that waits
-  /// for it).
+  /// Counts down the teardowns renewals still owe the branch, and resumes the closes waiting for
+  /// them once none is left.
   func teardownRan() {
-    for close in branch.state.withLock({ $0.held.teardownRan(of: run) }) { close.resume() }
+    for close in branch.state.withLock({ $0.held.renewalTeardownRan() }) { close.resume() }
   }
 }
