@@ -30,6 +30,7 @@ extension KeyedBranchesClosed: CustomTestStringConvertible {}
 extension KeyedBranchesCycle: CustomTestStringConvertible {}
 extension KeyedBranchesIdleTimeInvalid: CustomTestStringConvertible {}
 extension KeyedBranchesMaximumCountInvalid: CustomTestStringConvertible {}
+extension LifecycleWorkReentered: CustomTestStringConvertible {}
 extension ResolvedContextMissing: CustomTestStringConvertible {}
 extension TeardownFailed: CustomTestStringConvertible {}
 extension TeardownSkipped: CustomTestStringConvertible {}
