@@ -11,13 +11,13 @@ import Testing
   func theAppGreetsAndEndsWithoutAFailure() async throws {
     let child = try await ChildProcess.runChild("EntryPointChild")
     #expect(child.standardOutput == "Hello ann\n")
-    #expect(child.status == 0)
+    // A failure would end it with exit(1), its diagnostic tree on standard error.
+    #expect(child.status == 0, "main() failed:\n\(child.standardError)")
     #expect(!child.crashed)
-    // Where `main()` writes a failure's diagnostic tree.
-    #expect(!child.standardError.contains("Feature"), "main() failed:\n\(child.standardError)")
   }
 
   @Test func aFailureIsThrownToMainNotCrashed() async throws {
+    let registered = #line + 2
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in registry.use(Greeter.live()) }
     }
@@ -26,6 +26,21 @@ import Testing
       String(describing: error)
         == "FeatureLoadingFailed: could not load Greeter (ArborDocsTests/EntryPointSamples.swift:24)"
         + " ← FeatureUndefined: no implementation of Printer (ArborDocsTests/QuickStart.swift:40)")
+    // What `main()` writes to standard error before it exits with 1.
+    #expect(
+      String(reflecting: error) == """
+        FeatureLoadingFailed: could not load Greeter
+        ├─ requested at: ArborDocsTests/EntryPointSamples.swift:24
+        ├─ scope: Root › SessionScope(Session(user: "ann"))
+        ├─ path: Greeter → Printer
+        ├─ implementation: Greeter.live() registered at \
+        ArborDocsTests/EntryPointTests.swift:\(registered) in SessionScope
+        └─ cause: FeatureUndefined: no implementation of Printer
+           ├─ requested at: ArborDocsTests/QuickStart.swift:40
+           ├─ searched: SessionScope, Root
+           └─ fix: register a loader for Printer with registry.use(...) in FeaturesRoot
+                   or in defineScope(SessionScope.self)
+        """)
   }
 }
 
