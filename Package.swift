@@ -18,14 +18,14 @@ let package = Package(
     // the tests import.
     .target(name: "ArborDemoFeatures", dependencies: ["Arbor"], path: "Sources/DemoFeatures"),
     .executableTarget(name: "ArborDemo", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Sources/Demo"),
-    // What the test targets wait with: conditions, each bounded by a timeout.
+    // What the test targets wait with (conditions, each bounded by a timeout) and run child processes with.
     .target(name: "ArborTestSupport", path: "Tests/ArborTestSupport"),
     .testTarget(
       name: "ArborTests", dependencies: ["Arbor", "ArborDemoFeatures", "ArborTestSupport"], path: "Tests/ArborTests"),
     .testTarget(
       name: "ArborDiagnosticsTests", dependencies: ["Arbor", "ArborDemoFeatures", "ArborTestSupport"],
       path: "Tests/ArborDiagnosticsTests"),
-    .testTarget(name: "ArborDocsTests", dependencies: ["Arbor"], path: "Tests/ArborDocsTests"),
+    .testTarget(name: "ArborDocsTests", dependencies: ["Arbor", "ArborTestSupport"], path: "Tests/ArborDocsTests"),
     .testTarget(
       name: "ArborTestingTests", dependencies: ["ArborTesting", "ArborDemoFeatures", "ArborTestSupport"],
       path: "Tests/ArborTestingTests"),

@@ -1,3 +1,4 @@
+import ArborTestSupport
 import Foundation
 import Testing
 
@@ -6,8 +7,14 @@ import Testing
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  @Test func theQuickStartRuns() throws {
-    try quickStart()
+  /// The quick start prints with `Swift.print`: the test reads what it printed in a child process of
+  /// this test binary, where nothing else runs (Swift Testing reports on standard error).
+  @Test(.enabled(if: ChildProcess.isAvailable, "needs to run this test binary as a child process"))
+  func theQuickStartGreetsTheSessionUser() async throws {
+    let child = try await ChildProcess.runChild("QuickStartChild")
+    #expect(child.standardOutput == "Hello ann\n")
+    #expect(child.status == 0, "the child failed:\n\(child.standardError)")
+    #expect(!child.crashed)
   }
 
   /// The install section names the products and the platform minimums of Package.swift.
@@ -36,5 +43,13 @@ import Testing
     }
     let readme = try #require(try manifest("README.md"))
     #expect(try manifest("Sources/Core/Arbor.docc/GettingStarted.md") == readme)
+  }
+}
+
+/// What ``ReadmeTests/theQuickStartGreetsTheSessionUser()`` runs in its child process, and nowhere else.
+@Suite(.enabled(if: ChildProcess.runs("QuickStartChild"), "ReadmeTests runs it in a child process"))
+struct QuickStartChild {
+  @Test func theQuickStart() throws {
+    try quickStart()
   }
 }

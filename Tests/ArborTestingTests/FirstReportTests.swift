@@ -1,4 +1,5 @@
 import Arbor
+import ArborTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ArborDemoFeatures
+import ArborTestSupport
 import ArborTesting
 import Testing
 
@@ -14,11 +15,15 @@ import Testing
     #expect(printed.all == ["Hello ann"])
   }
 
-  @Test func aDisposableLoaderRuns() throws {
-    let features = TestFeatures()
-    features.patch(\Clock.now, with: { 42 })
-    let printer: Printer = try features.load(Printer.console())
-    printer.print("from a test")  // to standard output; the clock was read without an issue
+  /// `Printer.console()` prints to standard output: the test reads what a child process of this
+  /// test binary printed, where nothing else runs (Swift Testing reports on standard error).
+  @Test(.enabled(if: ChildProcess.isAvailable, "needs to run this test binary as a child process"))
+  func aDisposableLoaderRuns() async throws {
+    let child = try await ChildProcess.runChild("ConsolePrinterChild")
+    // Each line behind the time the patched clock gave when that line was printed.
+    #expect(child.standardOutput == "  [t=42.0] from a test\n  [t=43.0] again\n")
+    #expect(child.status == 0, "the child failed:\n\(child.standardError)")
+    #expect(!child.crashed)
   }
 
   @Test func aLoaderWithAContextReceivesIt() throws {
@@ -141,5 +146,22 @@ import Testing
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
     let account: Account = try session.load(Account.live(), context: 1)
     #expect(account.balance() == 142)
+  }
+}
+
+/// What ``LoadingTests/aDisposableLoaderRuns()`` runs in its child process, and nowhere else.
+@Suite(.enabled(if: ChildProcess.runs("ConsolePrinterChild"), "LoadingTests runs it in a child process"))
+struct ConsolePrinterChild {
+  @Test func aConsolePrinterPrintsEachLineBehindTheClocksTime() throws {
+    let features = TestFeatures()
+    let reads = Lines()
+    features.patch(\Clock.now, with: {
+      reads.append("now")
+      return Double(41 + reads.all.count)
+    })
+    let printer: Printer = try features.load(Printer.console())
+    #expect(reads.all.isEmpty, "loading the printer read the clock")
+    printer.print("from a test")
+    printer.print("again")
   }
 }

@@ -1,3 +1,4 @@
+import ArborTestSupport
 import ArborTesting
 import Foundation
 import Testing
@@ -52,17 +53,5 @@ struct XCTestReportingTests {
     #expect(
       child.standardError.contains(
         "error: " + unimplementedIssue("Printer.print", at: PlaceholderSite.printer) + "\n"))
-  }
-}
-
-extension ChildProcess {
-  /// Whether this process is a test binary that can run its own XCTest cases: on Linux, where
-  /// SwiftPM builds one executable for all tests. (On Apple platforms tests run inside a host.)
-  static var isAvailable: Bool {
-    #if os(Linux)
-      true
-    #else
-      false
-    #endif
   }
 }

@@ -56,28 +56,58 @@ import Testing
     #expect(failures.value == threads * loads)
   }
 
+  /// Two sessions made before anything loads, so that neither has room for a unit: their first
+  /// loads (of two features) give out the scope's two units together, each while the other's load
+  /// is in flight. Every branch then keeps, in each unit, the one instance loaded for it.
   @Test func concurrentFirstLoadsOfOneScopeGiveOutTheirUnitsWithoutARace() throws {
     for _ in 0..<20 {
+      let loads = Tally()
+      let bothRacing = Flag()
+      /// The number of this loader run; the first run holds until the second has started.
+      @Sendable func nextLoad() -> Int {
+        let load = loads.next()
+        if load == 2 { bothRacing.raise() }
+        if load == 1 { #expect(bothRacing.wait(), "the two first loads did not run at the same time") }
+        return load
+      }
       let root = FeaturesRoot { registry in
         registry.defineScope(SessionScope.self) { registry in
-          registry.use(.cacheable { _ in Alpha() })
-          registry.use(.cacheable { _ in Beta() })
+          registry.use(.cacheable { _ in Counter(name: "live", serial: nextLoad()) })
+          registry.use(.cacheable { _ in Other(serial: nextLoad()) })
         }
       }
       let sessions = try (0..<2).map { try root.branch(SessionScope.self, context: Session(user: "\($0)")) }
+      let raced = Collected<(session: Int, serial: Int)>()
       onThreads(2) { index in
-        if index == 0 {
-          _ = try? sessions[0].instance(of: Alpha.self)
-        } else {
-          _ = try? sessions[1].instance(of: Beta.self)
+        do {
+          let serial =
+            index == 0
+            ? try sessions[0].instance(of: Counter.self).serial : try sessions[1].instance(of: Other.self).serial
+          raced.append((index, serial))
+        } catch {
+          Issue.record(error)
         }
       }
+      // Each racer got the instance its own loader run made.
+      let racedSerials = raced.all.sorted { $0.session < $1.session }.map(\.serial)
+      try #require(racedSerials.count == 2)
+      #expect(Set(racedSerials) == [1, 2])
+      // Units given out by the racing first loads serve the branches made later, and the racers':
+      // each branch loads each feature once and keeps its own instance.
       let later = try root.branch(SessionScope.self, context: Session(user: "later"))
-      // Units given out by racing first loads serve the branches made later, and the racers'.
-      _ = try later.instance(of: Alpha.self)
-      _ = try later.instance(of: Beta.self)
-      _ = try sessions[0].instance(of: Beta.self)
-      _ = try sessions[1].instance(of: Alpha.self)
+      #expect(try later.instance(of: Counter.self).serial == 3)
+      #expect(try later.instance(of: Other.self).serial == 4)
+      #expect(try sessions[0].instance(of: Other.self).serial == 5)
+      #expect(try sessions[1].instance(of: Counter.self).serial == 6)
+      for _ in 0..<2 {
+        #expect(try sessions[0].instance(of: Counter.self).serial == racedSerials[0])
+        #expect(try sessions[1].instance(of: Other.self).serial == racedSerials[1])
+        #expect(try later.instance(of: Counter.self).serial == 3)
+        #expect(try later.instance(of: Other.self).serial == 4)
+        #expect(try sessions[0].instance(of: Other.self).serial == 5)
+        #expect(try sessions[1].instance(of: Counter.self).serial == 6)
+      }
+      #expect(loads.value == 6)
     }
   }
 }

@@ -1,23 +1,45 @@
 import Foundation
 
 /// This test binary, run again as a child process: how a test proves what happens in an XCTest run
-/// that fails or crashes, without failing or crashing the run it is part of.
-struct ChildProcess {
-  var status: Int32
-  var crashed: Bool
-  var standardOutput: String
-  var standardError: String
+/// that fails or crashes, or what code prints to standard output or ends its process with, without
+/// failing, crashing or ending the run it is part of.
+package struct ChildProcess {
+  package var status: Int32
+  package var crashed: Bool
+  package var standardOutput: String
+  package var standardError: String
+
+  /// Whether this process is a test binary that can run its own tests: on Linux, where SwiftPM
+  /// builds one executable for all tests. (On Apple platforms tests run inside a host.)
+  package static var isAvailable: Bool {
+    #if os(Linux)
+      true
+    #else
+      false
+    #endif
+  }
+
+  /// Whether this process is the child a test started with ``runChild(_:)`` to run `name`.
+  package static func runs(_ name: String) -> Bool {
+    ProcessInfo.processInfo.environment["ARBOR_CHILD"] == name
+  }
+
+  /// Runs the Swift Testing suite `name` alone in a child process that ``runs(_:)`` it: a suite
+  /// enabled only there, whose standard output and exit status are the evidence a test checks.
+  package static func runChild(_ name: String) async throws -> ChildProcess {
+    try await runSwiftTesting(name, environment: ["ARBOR_CHILD": name])
+  }
 
   /// Runs the XCTest cases matching `filter` in a child process, with `environment` added to this
   /// process's environment, and waits for it to end: suspended, not blocking a thread of the
   /// cooperative pool for as long as the child runs (long, under a sanitizer).
-  static func runXCTest(_ filter: String, environment: [String: String]) async throws -> ChildProcess {
+  package static func runXCTest(_ filter: String, environment: [String: String]) async throws -> ChildProcess {
     try await run(arguments: [filter], environment: environment)
   }
 
   /// Runs the Swift Testing tests matching `filter` in a child process, as ``runXCTest(_:environment:)``
   /// runs XCTest cases.
-  static func runSwiftTesting(_ filter: String, environment: [String: String]) async throws -> ChildProcess {
+  package static func runSwiftTesting(_ filter: String, environment: [String: String]) async throws -> ChildProcess {
     try await run(arguments: ["--testing-library", "swift-testing", "--filter", filter], environment: environment)
   }
 
@@ -63,7 +85,7 @@ struct ChildProcess {
   }
 
   /// The lines of standard output that start with `prefix`, without it.
-  func lines(after prefix: String) -> [String] {
+  package func lines(after prefix: String) -> [String] {
     standardOutput.split(separator: "\n").compactMap { line in
       line.hasPrefix(prefix + " ") ? String(line.dropFirst(prefix.count + 1)) : nil
     }
