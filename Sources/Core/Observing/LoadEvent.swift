@@ -17,7 +17,7 @@ public struct LoadEvent: Sendable {
   public let isAsync: Bool
   /// When the loader started.
   public let start: ContinuousClock.Instant
-  /// How long the loader ran, the loads it requested included.
+  /// How long the loader ran, the loads it requested included, on the root's clock.
   public let duration: Duration
   private let error: (any Error)?
 

@@ -8,6 +8,10 @@ struct LoadObservation {
   private let requesters: [LoadStep]
   private let requestedAt: SourceLocation
   private let start: ContinuousClock.Instant
+  /// The root's clock, which the load's duration is measured on (a test clock drives it), and when
+  /// the load began on it.
+  private let clock: TreeRenewals
+  private let began: Duration
 
   /// Starts observing a load of `feature` through `entry` in `branch`, requested at `location`.
   @usableFromInline
@@ -24,6 +28,8 @@ struct LoadObservation {
     requesters = LoadingThread.currentPath
     requestedAt = location
     start = .now
+    clock = branch.definition.renewals
+    began = clock.now()
   }
 
   /// Tells the observer the load ended, with `failure` if it threw.
@@ -32,7 +38,7 @@ struct LoadObservation {
     observer.loaded(
       LoadEvent(
         feature: feature, binding: binding, branchPath: branchPath, requesters: requesters, requestedAt: requestedAt,
-        start: start, duration: .now - start, error: failure))
+        start: start, duration: clock.now() - began, error: failure))
   }
 }
 

@@ -19,7 +19,8 @@
 /// - Parameters:
 ///   - observer: Told of every load, branch and teardown of the tree (see ``LoadProfile``);
 ///     without one, nothing is recorded.
-///   - clock: What the ages of instances with a time-to-live are measured on: a
+///   - clock: What the tree's time runs on: the ages of instances with a time-to-live, the time
+///     limits of a start and of teardowns, and the durations of loads its observer is told. A
 ///     `ContinuousClock` unless you give one (a test gives a clock it advances by hand).
 ///   - file: Where the root is built; captured for you.
 ///   - line: Where the root is built; captured for you.

@@ -83,6 +83,9 @@ public final class TestClock: Clock, Sendable {
   /// The clock's current instant.
   public var now: Instant { state.withLock { $0.now } }
 
+  /// How many sleeps wait for the clock to move: a test advances it once the code it drives sleeps.
+  package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
   /// The smallest step the clock can take: it moves exactly as it is advanced.
   public var minimumResolution: Duration { .zero }
 

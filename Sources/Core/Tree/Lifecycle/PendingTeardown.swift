@@ -75,7 +75,9 @@ struct PendingTeardown: Sendable {
       let limit = binding?.lifecycle.teardownTimeLimit
       let work = LifecycleWork.teardown(self)
       let body = body
-      let run: @Sendable () async throws -> Void = { try await LifecycleWork.$current.withValue(work) { try await body() } }
+      let run: @Sendable () async throws -> Void = {
+        try await LifecycleWork.$current.withValue(work) { try await body() }
+      }
       guard let outcome = await TimeLimit.run(within: limit, on: branch.definition.renewals, run) else {
         throw TeardownTimedOut(limit: limit ?? .zero)
       }
