@@ -152,6 +152,45 @@ extension SignOut {
 }
 // end
 
+// sample: a teardown that closes its own root
+enum KioskScope: FeaturesScope { typealias Context = Void }
+
+struct Kiosk: CacheableFeature {
+  var shutDown: @Sendable () async throws -> Void
+  static var placeholder: Kiosk { Kiosk(shutDown: unimplemented("Kiosk.shutDown")) }
+}
+
+extension Kiosk {
+  /// When the kiosk's session ends, the whole app goes: the root's close starts, and this teardown
+  /// returns at once.
+  static func shuttingDownTheApp(root: @escaping @Sendable () -> Features) -> FeatureLoader {
+    .cacheable { _ in
+      Kiosk(shutDown: { try await root().close() })
+    } teardown: { kiosk in
+      try await kiosk.shutDown()
+    }
+  }
+}
+// end
+
+// sample: a teardown that refreshes
+struct Uploads: CacheableFeature {
+  var finish: @Sendable () async throws -> Void
+  static var placeholder: Uploads { Uploads(finish: unimplemented("Uploads.finish")) }
+}
+
+extension Uploads {
+  /// Renewing the token from a teardown throws LifecycleWorkReentered: refresh it after the close.
+  static func renewingTheTokenOnClose() -> FeatureLoader {
+    .cacheable { features in
+      Uploads(finish: { _ = try await features.refresh(SessionToken.self) })
+    } teardown: { uploads in
+      try await uploads.finish()
+    }
+  }
+}
+// end
+
 /// A stand-in for a real connection pool: it logs what it does, for the test to read.
 struct StorePool: Sendable {
   static let events = Mutex<[String]>([])
@@ -221,6 +260,55 @@ struct StorePool: Sendable {
     for _ in 0..<30_000 where !closed.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
     #expect(closed.withLock { $0 })
     await #expect(throws: FeaturesClosed.self) { try await sessions.branch(for: "ann") }
+  }
+
+  @Test func aTeardownThatClosesItsOwnRootReturnsAtOnceAndTheRootClosesAfter() async throws {
+    StorePool.events.withLock { $0 = [] }
+    let kept = Mutex<Features?>(nil)
+    defer { kept.withLock { $0 = nil } }  // the loader reaches the root: let go, or it is never freed
+    let root = FeaturesRoot { registry in
+      registry.use(Store.pooled())
+      registry.defineScope(KioskScope.self) { registry in
+        registry.use(Kiosk.shuttingDownTheApp(root: { kept.withLock { $0! } }))
+      }
+    }
+    kept.withLock { $0 = root }
+    _ = try await root.instance(of: Store.self)
+    let kiosk = try root.branch(KioskScope.self)
+    _ = try await kiosk.instance(of: Kiosk.self)
+    // The kiosk's teardown starts the root's close and returns: the kiosk's close ends.
+    try await kiosk.close()
+    // A close from outside joins the root's and waits for it: the pool is closed after the kiosk.
+    try await root.close()
+    #expect(StorePool.events.withLock { $0 } == ["connect", "close pool"])
+    await #expect(throws: FeaturesClosed.self) { try await root.instance(of: Store.self) }
+  }
+
+  @Test func aTeardownThatRefreshesIsRefusedAndTheCloseSaysWhy() async throws {
+    let root = FeaturesRoot { registry in
+      registry.use(SessionToken.stored())
+      registry.defineScope(KioskScope.self) { registry in
+        registry.use(Uploads.renewingTheTokenOnClose(), file: "App/Main.swift", line: 12)
+      }
+    }
+    let kiosk = try root.branch(KioskScope.self)
+    _ = try await kiosk.instance(of: Uploads.self)
+    let error = await #expect(throws: TeardownFailed.self) { try await kiosk.close(file: "App/Main.swift", line: 30) }
+    #expect(
+      error.map { String(reflecting: $0) } == """
+        TeardownFailed: 1 teardown failed while closing Root › KioskScope
+        ├─ requested at: App/Main.swift:30
+        ├─ fix: handle the error in the teardown, or let it throw and read it here:
+        │       every other teardown ran, and the branch is closed
+        └─ cause: LifecycleWorkReentered: refresh(SessionToken) cannot run inside the teardown of Uploads \
+        (Uploads.renewingTheTokenOnClose() at ArborDocsTests/LifecycleSamples.swift:185, registered at App/Main.swift:12)
+           ├─ requested at: ArborDocsTests/LifecycleSamples.swift:186
+           ├─ scope: Root › KioskScope
+           ├─ torn down: Uploads (Uploads.renewingTheTokenOnClose() at ArborDocsTests/LifecycleSamples.swift:185, \
+        registered at App/Main.swift:12)
+           └─ fix: refresh SessionToken after that work ends, or from a task outside it: lifecycle work (a loader, a teardown,
+                   a before-serving work, a keyed branch's making) never waits for a refresh or a start
+        """)
   }
 
   @Test func aServerStartsItsStoreAndMigratesBeforeServing() async throws {

@@ -14,7 +14,9 @@ extension Features {
   ///
   /// Refreshes of one tree run one after another. A request that races a refresh receives the
   /// instance from before it or the new one, never one whose teardown has started. A refresh of a
-  /// feature that has no cached instance renews nothing.
+  /// feature that has no cached instance renews nothing. A refresh waits for loads and teardowns, so
+  /// lifecycle work (a loader, a teardown, a before-serving work, a keyed branch's making) never
+  /// makes one: there it throws ``LifecycleWorkReentered`` at once.
   ///
   /// - Parameters:
   ///   - feature: The feature to renew.
@@ -24,11 +26,14 @@ extension Features {
   /// - Returns: What was renewed, dependents first and `feature` last; empty when nothing was cached.
   /// - Throws: ``FeatureNotRenewable`` for a static or disposable feature, ``FeatureUndefined``,
   ///   ``FeaturesClosed`` or ``FeaturesReleased``; ``TeardownFailed`` when teardowns threw (every
-  ///   instance was renewed all the same).
+  ///   instance was renewed all the same); ``LifecycleWorkReentered`` from lifecycle work.
   public func refresh<F: Feature>(
     _ feature: F.Type, context: F.Context, file: StaticString = #fileID, line: UInt = #line
   ) async throws -> [RenewedInstance] {
     let location = SourceLocation(fileID: file, line: line)
+    if let work = LifecycleWork.running {
+      throw LifecycleWorkReentered("refresh(\(feature))", action: "refresh \(feature)", inside: work, at: location)
+    }
     return try await withBranch(at: location) { branch in
       if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
       return try await Renewal.refresh(feature, context: context, through: branch, at: location)

@@ -61,12 +61,11 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   ///   - file: Where the set is made; captured for you.
   ///   - line: Where the set is made; captured for you.
   ///   - context: Makes the context of a key's branch, once per branch. An error it throws reaches
-  ///     the requests waiting for the branch, and nothing is kept. It runs before the branch
-  ///     exists, and so does the work it starts (child tasks and `Task { }`, which inherit where
-  ///     they were started, as the work an async loader starts is part of its load): a request
-  ///     from it for the key's own branch throws ``KeyedBranchesCycle``, and an `evict` or `close`
-  ///     from it does not wait for that branch. Start work that must wait for the branch with
-  ///     `Task.detached`.
+  ///     the requests waiting for the branch, and nothing is kept. It is lifecycle work, and so is
+  ///     the work it starts (child tasks and `Task { }`, which inherit where they were started): a
+  ///     request from it for any keyed branch throws ``KeyedBranchesCycle``, an `evict` or `close`
+  ///     from it returns at once, and `refresh` or `start` throws ``LifecycleWorkReentered``. Start
+  ///     work that must wait for a keyed branch with `Task.detached`.
   public init<C: Clock>(
     _ scope: Scope.Type, of parent: Features, idleTime: Duration? = nil, maximumCount: Int? = nil,
     clock: C = ContinuousClock(), file: StaticString = #fileID, line: UInt = #line,

@@ -36,9 +36,8 @@ package struct FeatureTable: Sendable {
     @usableFromInline package let isAsync: Bool
     /// Whether each instance is recorded for a teardown when it is cached.
     @usableFromInline package let hasTeardown: Bool
-    /// Whether cached instances expire (a time-to-live): they are held where a request that finds
-    /// one expired can renew it (see ``KeyedLoad/load(through:at:)``).
-    @usableFromInline package let expires: Bool
+    /// Where a branch keeps the instances.
+    @usableFromInline package let keeping: Keeping
 
     /// How many branches up, from a branch of this scope, the registering branch is.
     @inlinable package var depth: Int {
@@ -72,7 +71,8 @@ package struct FeatureTable: Sendable {
       self.binding = UncountedReference(binding)
       isAsync = registration.isAsync
       hasTeardown = registration.teardown != nil
-      expires = registration.timeToLive != nil
+      keeping = binding.conflicts.isEmpty
+        ? Keeping(registration.lifetime, expires: registration.timeToLive != nil) : .nowhere
     }
   }
 
@@ -96,7 +96,7 @@ package struct FeatureTable: Sendable {
     @inlinable package var payload: UncountedReference<AnyObject> { pointer.pointee.payload }
     @inlinable package var isAsync: Bool { pointer.pointee.isAsync }
     @inlinable package var hasTeardown: Bool { pointer.pointee.hasTeardown }
-    @inlinable package var expires: Bool { pointer.pointee.expires }
+    @inlinable package var keeping: Keeping { pointer.pointee.keeping }
     package var binding: UncountedReference<Binding> { pointer.pointee.binding }
   }
 

@@ -60,7 +60,10 @@ struct StartUp {
       StartEvent.Step(
         name: registration.implementation, feature: feature, start: began, duration: .now - began, failure: failure)
     }
-    guard registration.lifetime == .cacheable else { return step(failure: FeaturesStartFailed.notEager(binding)) }
+    switch registration.lifetime {
+    case .cacheable: break
+    case .static, .disposable, .cacheablePerContext: return step(failure: FeaturesStartFailed.notEager(binding))
+    }
     let features = features
     let location = binding.site
     let request: @Sendable () async throws -> Void = {

@@ -16,20 +16,25 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
 
   /// The load of `feature` for `context` in `branch`, whose scope registers it as `entry`.
   init(_ feature: F.Type, context: F.Context, entry: FeatureTable.Entry, in branch: Branch) {
-    let isMultiton = entry.kind == .serves(.cacheablePerContext)
     self.branch = branch
     self.entry = entry
     self.context = context
-    key = LoadKey(feature, context: context, isMultiton: isMultiton)
-    multiton = isMultiton ? branch.units.multiton(feature, word: entry.unitWord!) : nil
+    key = LoadKey(feature, context: context)
+    switch entry.keeping {
+    case .perContext: multiton = branch.units.multiton(feature, word: entry.unitWord!)
+    case .inPlace, .held, .nowhere: multiton = nil
+    }
   }
 
   /// The instance of `entry`'s feature for `context` in `branch`, if cached where a read takes no
   /// lock (a multiton's table, or a unit): checked before a ``KeyedLoad`` is made, whose key boxes a
   /// multiton's context.
   static func instanceWithoutLock(_ context: F.Context, entry: FeatureTable.Entry, in branch: Branch) -> F? {
-    guard entry.kind == .serves(.cacheablePerContext) else { return branch.units.cached(F.self, entry: entry) }
-    return branch.units.multiton(F.self, word: entry.unitWord!).cached(context)
+    switch entry.keeping {
+    case .inPlace: return branch.units.cached(F.self, entry: entry)
+    case .perContext: return branch.units.multiton(F.self, word: entry.unitWord!).cached(context)
+    case .held, .nowhere: return nil
+    }
   }
 
   /// The multiton's instance for the context, read without a lock, if it has one.
@@ -134,7 +139,7 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
       branch.units.publish(Box(instance), entry: entry)
     }
     if entry.hasTeardown {
-      let teardown = PendingTeardown(of: instance, context: multiton == nil ? nil : context, binding: binding)
+      let teardown = PendingTeardown(of: instance, context: key.context == nil ? nil : context, binding: binding)
       teardown.record(in: branch, state: &state)
     }
     state.held.record(key, dependencies: dependencies)
@@ -143,9 +148,13 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
   /// Whether the branch holds the key's instances under its lock: they expire, or were renewed
   /// since the first was cached in place. Call under the lock, with its `state`.
   private func isHeld(in state: Branch.State) -> Bool {
-    if entry.expires { return true }
-    if key.context != nil { return state.held.relocated.contains(key) }
-    guard let word = entry.unitWord, let unit = branch.units.unit(word: word, giveOut: false) else { return false }
-    return unit.state.isRelocated
+    switch entry.keeping {
+    case .held: return true
+    case .perContext: return state.held.relocated.contains(key)
+    case .inPlace:
+      guard let word = entry.unitWord, let unit = branch.units.unit(word: word, giveOut: false) else { return false }
+      return unit.state.isRelocated
+    case .nowhere: return false
+    }
   }
 }

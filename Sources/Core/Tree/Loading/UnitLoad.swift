@@ -48,8 +48,12 @@ struct UnitLoad<F: Feature> {
       }
       return try loadHeld(context: context, at: location)
     }
+    switch entry.keeping {
+    case .inPlace: break
     // Instances that expire are held under the lock, where a request can tell their age.
-    if entry.expires { return try loadHeld(context: context, at: location) }
+    case .held: return try loadHeld(context: context, at: location)
+    case .nowhere, .perContext: preconditionFailure("only a cacheable without a context loads through its unit")
+    }
     // In the branch's own storage unless it was given out after the branch was made.
     let unit = branch.storage.unit(entry) ?? branch.unit(word: entry.unitWord, giveOut: true)!
     let unitState = unit.state

@@ -65,11 +65,10 @@ extension LoadingThread {
   func recordReceived<F: Feature>(_ feature: F.Type, context: F.Context, through branch: Branch, epoch: UInt64) {
     let asyncLoad = cachingLoads == 0 ? AsyncFrame.currentIfAny?.load : nil
     guard cachingLoads != 0 || asyncLoad != nil,
-      let entry = branch.table.entry(for: FeatureTable.key(feature)), case .serves(let lifetime) = entry.kind,
-      lifetime.isCached
+      let entry = branch.table.entry(for: FeatureTable.key(feature)), entry.keeping.isCached
     else { return }
     let owner = branch.ancestor(entry.depth)
-    let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
+    let key = LoadKey(feature, context: context)
     let dependency = Dependency(instance: CachedInstance(branch: ObjectIdentifier(owner), key: key), epoch: epoch)
     if !record(dependency) { _ = asyncLoad?.record(dependency) }
   }

@@ -67,22 +67,19 @@ extension Renewal {
   static func refresh<F: Feature>(
     _ feature: F.Type, context: F.Context, through branch: Branch, at location: SourceLocation
   ) async throws -> [RenewedInstance] {
-    if let work = LifecycleWork.running {
-      throw LifecycleWorkReentered("refresh(\(feature))", action: "refresh \(feature)", inside: work, at: location)
-    }
     if let overrides = branch.overrides, overrides.replaces(feature) { return [] }
     guard let entry = branch.table.entry(for: FeatureTable.key(feature)) else {
       if let overrides = branch.overrides, overrides.resolvesPlaceholders { return [] }
       throw FeatureUndefined(feature, in: branch, at: location)
     }
-    guard case .serves(let lifetime) = entry.kind else {
+    guard case .serves = entry.kind else {
       throw FeatureRegistrationConflict(entry.binding.object, in: branch, at: location)
     }
-    guard lifetime.isCached else {
+    guard entry.keeping.isCached else {
       throw FeatureNotRenewable(feature, binding: entry.binding.object, in: branch, at: location)
     }
     let owner = branch.ancestor(entry.depth)
-    let key = LoadKey(feature, context: context, isMultiton: lifetime == .cacheablePerContext)
+    let key = LoadKey(feature, context: context)
     return try await branch.definition.renewals.inTurn {
       if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
       guard let target = ForgottenInstance(forgetting: key, in: owner) else { return [] }
@@ -167,25 +164,29 @@ extension ForgottenInstance {
   /// - Parameter isLetGo: Whether a lookup let go of the held instance already (it expired).
   init?(forgetting key: LoadKey, in branch: Branch, isLetGo: Bool = false) {
     guard let entry = branch.table.entry(for: key.tableKey)?.pointer.pointee, entry.depth == 0,
-      case .serves(let lifetime) = entry.kind, lifetime.isCached
+      entry.keeping.isCached
     else { return nil }
     branch.makePathIfTethered()
-    let multiton =
-      lifetime == .cacheablePerContext
-      ? entry.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) }.flatMap {
-        $0.state.anyMultiton as? any RenewableMultiton
-      } : nil
+    let unit = entry.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) }
     let teardown = branch.state.withLock { state -> PendingTeardown?? in
+      // Held already (it expires, was renewed before, or a lookup let it go as it expired)?
       var found = isLetGo || state.held.instances.removeValue(forKey: key) != nil
-      // A multiton's instance leaves its lock-free table; its later instances are held here.
-      if !found, let multiton, let context = key.context, multiton.retire(context) {
-        state.held.relocated.insert(key)
-        found = true
-      }
-      if !found, lifetime == .cacheable, let word = entry.unitWord,
-        let unit = branch.units.unit(word: word, giveOut: false)
-      {
-        found = unit.state.relocate()
+      if !found {
+        switch entry.keeping {
+        case .inPlace:
+          // Its bytes stay for readers still copying them; its later instances are held here.
+          found = unit?.state.relocate() == true
+        case .perContext:
+          // It leaves the multiton's lock-free table; its later instances are held here.
+          if let multiton = unit?.state.anyMultiton as? any RenewableMultiton, let context = key.context,
+            multiton.retire(context)
+          {
+            state.held.relocated.insert(key)
+            found = true
+          }
+        case .held, .nowhere:
+          break
+        }
       }
       guard found else { return nil }
       state.held.removeRecord(of: key)

@@ -10,11 +10,12 @@ struct LoadKey: Hashable, Sendable {
     self.context = context
   }
 
-  /// The key of `feature`'s instance for `context`: a multiton's (`isMultiton`) is keyed by its
-  /// context, any other cacheable's by the feature alone.
-  init<F: Feature>(_ feature: F.Type, context: F.Context, isMultiton: Bool) {
+  /// The key of a cacheable `feature`'s instance for `context`: one with a context is keyed by it,
+  /// one without (`NoContext`) by the feature alone.
+  init<F: Feature>(_ feature: F.Type, context: F.Context) {
     // A cacheable's Context is Hashable.
-    self.init(feature: ObjectIdentifier(feature), context: isMultiton ? ContextKey(context as! AnyHashable) : nil)
+    let isKeyed = F.Context.self != NoContext.self
+    self.init(feature: ObjectIdentifier(feature), context: isKeyed ? ContextKey(context as! AnyHashable) : nil)
   }
 
   /// The key of a load a test container runs (see ``AsyncLoad/outsideTable(in:at:)``): its own, so
