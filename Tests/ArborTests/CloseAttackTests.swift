@@ -116,19 +116,20 @@ import Testing
     #expect(log.all == ["loader closed its branch", "down loaded"])
   }
 
-  /// A task a teardown starts, without awaiting it, closes the branch again once the close ended:
-  /// it gets the close's outcome, as every later close does.
-  @Test func aLaterCloseFromATaskATeardownStartedGetsTheOutcome() async throws {
+  /// Tasks a teardown starts, without awaiting them, close the branch again once the close ended:
+  /// a task that inherits the teardown is lifecycle work, so its close returns at once, without the
+  /// outcome; a detached task is not, and gets the close's outcome, as every later close does.
+  @Test func aCloseFromATaskATeardownStartedReturnsAtOnceAndADetachedOneGetsTheOutcome() async throws {
     let log = Collected<String>()
     let firstCloseEnded = Flag()
-    let laterClose = Lock<Task<String, Never>?>.make(nil)
+    let laterCloses = Lock<[Task<String, Never>]>.make([])
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
         registry.use(resource(log, { Pool(name: "pool") }, named: "pool", throwing: true))
         registry.use(
           .cacheable { (features: Features) in
             Closer(close: {
-              let task = Task { () -> String in
+              @Sendable func closeOnceEnded() async -> String {
                 _ = await firstCloseEnded.suspendUntilRaised()
                 do {
                   try await features.close()
@@ -137,7 +138,9 @@ import Testing
                   return "\(type(of: error))"
                 }
               }
-              laterClose.withLock { $0 = task }
+              let inherited = Task { await closeOnceEnded() }
+              let detached = Task.detached { await closeOnceEnded() }
+              laterCloses.withLock { $0 = [inherited, detached] }
             })
           } teardown: { closer in
             try await closer.close()
@@ -149,8 +152,11 @@ import Testing
     _ = try await session.instance(of: Closer.self)
     await #expect(throws: TeardownFailed.self) { try await session.close() }
     firstCloseEnded.raise()
-    let task = try #require(laterClose.withLock { $0 })
-    #expect(await task.value == "TeardownFailed")
+    let tasks = laterCloses.withLock { $0 }
+    try #require(tasks.count == 2)
+    #expect(try await ended { await tasks[0].value } == "closed")
+    #expect(try await ended { await tasks[1].value } == "TeardownFailed")
+    #expect(log.all == ["up pool", "down pool"])
     try await root.close()
   }
 
@@ -211,10 +217,12 @@ import Testing
     #expect(await ends { try await root.close() })
   }
 
-  /// A teardown of one session closes another, unrelated session and awaits it: the other
-  /// session's teardowns run and both closes end.
-  @Test func aTeardownClosingAnotherSessionWaitsForIt() async throws {
+  /// A teardown of one session closes another, unrelated session: that close returns at once,
+  /// before the other session's teardowns run, and goes on; the other session is closed, and its
+  /// teardowns run once.
+  @Test func aTeardownClosingAnotherSessionReturnsAtOnceAndThatCloseGoesOn() async throws {
     let log = Collected<String>()
+    let closedTheOther = Flag()
     let other = Later<Features>()
     defer { other.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
     let root = FeaturesRoot { registry in
@@ -223,6 +231,8 @@ import Testing
           .cacheable { (features: Features) in
             Pool(name: try features.context(for: SessionScope.self).user)
           } teardown: { pool in
+            // Held until ann's teardown returned from its close of this session.
+            _ = await closedTheOther.suspendUntilRaised()
             log.append("down \(pool.name)")
           })
         registry.use(
@@ -231,6 +241,7 @@ import Testing
           } teardown: { closer in
             try await closer.close()
             log.append("closed the other session")
+            closedTheOther.raise()
           })
       }
     }
@@ -240,7 +251,9 @@ import Testing
     _ = try await ann.instance(of: Closer.self)
     _ = try await bob.instance(of: Pool.self)
     #expect(await ends { try await ann.close() })
-    #expect(log.all == ["down bob", "closed the other session"])
+    await #expect(throws: FeaturesClosed.self) { try await bob.instance(of: Pool.self) }
+    #expect(await ends { try await bob.close() })  // from outside: waits for the close that goes on
+    #expect(log.all == ["closed the other session", "down bob"])
     #expect(await ends { try await root.close() })
   }
 

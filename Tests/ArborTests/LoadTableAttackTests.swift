@@ -742,7 +742,8 @@ import Testing
   }
 
   /// A close's teardown of a context requests that context, another one, and refreshes it: each is
-  /// refused, and the close ends having torn every instance down once.
+  /// refused (the requests as the branch is closed, the refresh as lifecycle work), and the close
+  /// ends having torn every instance down once.
   @Test func aClosesTeardownThatComesBackToItsMultitonIsRefusedAndTheCloseEnds() async throws {
     let ledger = RenewalLedger()
     let later = Later<Features>()
@@ -775,13 +776,14 @@ import Testing
     try synchronously { for id in 1...2 { _ = try root.instance(of: Mailbox.self, context: id) } }
     #expect(await ends(within: 10) { try await root.close() })
     #expect(
-      refusals.all == ["0: FeaturesClosed", "1: FeaturesClosed", "2: FeaturesClosed", "3: FeaturesClosed"])
+      refusals.all == ["0: FeaturesClosed", "1: FeaturesClosed", "2: FeaturesClosed", "3: LifecycleWorkReentered"])
     #expect(ledger.log.all == ["up Mailbox(1) 1", "up Mailbox(2) 1", "down Mailbox(2) 1", "down Mailbox(1) 1"])
   }
 
   /// A refresh's teardown of a context requests that context (and so loads its next instance), and
-  /// refreshes it again: both end, and every instance is torn down once.
-  @Test func aTeardownThatRequestsAndRefreshesTheContextItTearsDownEnds() async throws {
+  /// refreshes it again: the request is served, the refresh is refused at once, and the outer
+  /// refresh fails with that teardown's failure; every instance is torn down once.
+  @Test func aTeardownThatRequestsTheContextItTearsDownIsServedAndItsRefreshIsRefused() async throws {
     let ledger = RenewalLedger()
     let later = Later<Features>()
     defer { later.clear() }  // the tree's teardowns reach it: let go, or it keeps the tree
@@ -798,35 +800,45 @@ import Testing
     }
     later.set(root)
     _ = try synchronously { try root.instance(of: Mailbox.self, context: 1) }
-    #expect(await ends(within: 10) { _ = try await root.refresh(Mailbox.self, context: 1) })
-    #expect(ledger.entries("down ") == ["down Mailbox(1) 1", "down Mailbox(1) 2"])
-    #expect(try synchronously { try root.instance(of: Mailbox.self, context: 1) }.serial == 3)
+    let error = await #expect(throws: TeardownFailed.self) {
+      try await ended(within: 10) { try await root.refresh(Mailbox.self, context: 1) }
+    }
+    #expect(error?.failures.first?.cause is LifecycleWorkReentered)
+    #expect(ledger.entries("down ") == ["down Mailbox(1) 1"])
+    // The instance the teardown's request loaded is the one served now.
+    #expect(try synchronously { try root.instance(of: Mailbox.self, context: 1) }.serial == 2)
     #expect(await ends(within: 10) { try await root.close() })
-    #expect(ledger.entries("down ") == ["down Mailbox(1) 1", "down Mailbox(1) 2", "down Mailbox(1) 3"])
+    #expect(ledger.entries("down ") == ["down Mailbox(1) 1", "down Mailbox(1) 2"])
+    #expect(ledger.doubleTeardowns.all.isEmpty)
   }
 
-  /// An async loader of a context that refreshes another context of its own multiton, and of
-  /// itself, while it loads: the refreshes end, and so does the load.
-  @Test func anAsyncLoaderRefreshingItsOwnMultitonEnds() async throws {
+  /// An async loader of a context that refreshes another context of its own multiton: the refresh is refused at once, its load fails with that cause, and nothing is renewed.
+  @Test func anAsyncLoaderRefreshingItsOwnMultitonFailsItsLoad() async throws {
     let ledger = RenewalLedger()
     let root = FeaturesRoot { registry in
       registry.use(
         ledger.asyncMultiton(Mailbox.self) { id, features in
           guard id == 1 else { return }
-          _ = try await features.refresh(Mailbox.self, context: 1)
           _ = try await features.refresh(Mailbox.self, context: 2)
         })
     }
     _ = try await root.instance(of: Mailbox.self, context: 2)
-    #expect(await ends(within: 10) { _ = try await root.instance(of: Mailbox.self, context: 1) })
-    #expect(ledger.entries("down ") == ["down Mailbox(2) 1"])
-    #expect(try await root.instance(of: Mailbox.self, context: 2).serial == 2)
+    let error = await #expect(throws: FeatureLoadingFailed.self) {
+      try await ended(within: 10) { try await root.instance(of: Mailbox.self, context: 1) }
+    }
+    #expect(
+      (error?.cause as? LifecycleWorkReentered)?.diagnostic.message
+        == "refresh(Mailbox) cannot run inside the loader of Mailbox")
+    #expect(ledger.entries("down ") == [])
+    #expect(try await root.instance(of: Mailbox.self, context: 2).serial == 1)
+    #expect(ledger.loads("Mailbox(1)") == 0)
     #expect(await ends(within: 10) { try await root.close() })
+    #expect(ledger.entries("down ") == ["down Mailbox(2) 1"])
   }
 
   /// An async loader of one context refreshes another while the load of a third context waits for
-  /// the first: the refresh must not wait for a load that waits for the loader refreshing.
-  @Test func anAsyncLoaderRefreshingWhileAnotherContextsLoadWaitsForItEnds() async throws {
+  /// the first: the refresh is refused at once, and both loads fail with it, none waiting.
+  @Test func anAsyncLoaderRefreshingWhileAnotherContextsLoadWaitsForItFailsBoth() async throws {
     let ledger = RenewalLedger()
     let started = Started()
     let gate = Flag()
@@ -850,12 +862,14 @@ import Testing
     #expect(await eventually(seconds: 60) { started.calls[1] == 1 })
     let second = Task { _ = try await root.instance(of: Mailbox.self, context: 2) }
     // The second context's load waits for the first's, with the first's own request.
-    await expectBothEnd(first, second, once: gate, tornDown: ["down Mailbox(3) 1"], in: ledger, root: root)
+    await expectBothFail(first, second, once: gate, in: ledger, root: root)
+    #expect(try await root.instance(of: Mailbox.self, context: 3).serial == 1)  // never renewed
+    #expect(await ends(within: 10) { try await root.close() })
   }
 
   /// The same with cacheables without a context: Credential's loader refreshes Settings while
-  /// ApiClient's load waits for Credential's. The refresh ends, and so do both loads.
-  @Test func anAsyncLoaderRefreshingWhileALoadWaitsForItEnds() async throws {
+  /// ApiClient's load waits for Credential's. The refresh is refused, and both loads fail with it.
+  @Test func anAsyncLoaderRefreshingWhileALoadWaitsForItFailsBoth() async throws {
     let ledger = RenewalLedger()
     let credentialStarted = Flag()
     let gate = Flag()
@@ -877,25 +891,34 @@ import Testing
     #expect(await eventually(seconds: 60) { credentialStarted.isRaised })
     let client = Task { _ = try await root.instance(of: ApiClient.self) }
     // ApiClient's load waits for Credential's, with Credential's own request.
-    await expectBothEnd(credential, client, once: gate, tornDown: ["down Settings 1"], in: ledger, root: root)
+    await expectBothFail(credential, client, once: gate, in: ledger, root: root)
+    #expect(try await root.instance(of: Settings.self).serial == 1)  // never renewed
+    #expect(await ends(within: 10) { try await root.close() })
   }
 
   /// Once `waiting` waits for `refreshing`'s load, raises `gate`, which lets that load refresh:
-  /// both end, the refresh tore down `tornDown`, and the root closes.
-  private func expectBothEnd(
-    _ refreshing: Task<Void, any Error>, _ waiting: Task<Void, any Error>, once gate: Flag, tornDown: [String],
+  /// the refresh is refused, both loads fail with it (the waiting one through the other's failure),
+  /// and nothing was torn down.
+  private func expectBothFail(
+    _ refreshing: Task<Void, any Error>, _ waiting: Task<Void, any Error>, once gate: Flag,
     in ledger: RenewalLedger, root: Features
   ) async {
     // Two requests wait for the refreshing load (its own, and the waiting load's), one for the other.
     #expect(await eventually(seconds: 60) { root.waits.requestsForLoads == 3 })
     gate.raise()
-    #expect(
-      await ends(within: 10) {
-        try await refreshing.value
-        try await waiting.value
-      })
-    #expect(ledger.entries("down ") == tornDown)
-    #expect(await ends(within: 10) { try await root.close() })
+    let refused = await #expect(throws: FeatureLoadingFailed.self) {
+      try await ended(within: 10) { try await refreshing.value }
+    }
+    #expect(refused?.cause is LifecycleWorkReentered)
+    let failed = await #expect(throws: FeatureLoadingFailed.self) { try await ended(within: 10) { try await waiting.value } }
+    #expect(Self.rootCause(of: failed) is LifecycleWorkReentered)
+    #expect(ledger.entries("down ") == [])
+  }
+
+  /// The innermost cause of a chain of load failures.
+  private static func rootCause(of error: (any Error)?) -> (any Error)? {
+    guard let failed = error as? FeatureLoadingFailed else { return error }
+    return rootCause(of: failed.cause)
   }
 }
 

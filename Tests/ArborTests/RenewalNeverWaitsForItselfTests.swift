@@ -5,9 +5,9 @@ import ArborTestSupport
 import Synchronization
 import Testing
 
-/// A renewal's teardowns never start cancelled, and a close never waits for a renewal that waits
-/// for it: the teardown of a refreshed or expired instance may close any branch of its tree, while
-/// another close of that tree runs.
+/// A renewal's teardowns never start cancelled, and they are lifecycle work: the teardown of a
+/// refreshed or expired instance may close any branch of its tree, while another close of that tree
+/// runs, and that close returns at once; a close from outside waits for the renewal's teardowns.
 @Suite struct RenewalNeverWaitsForItselfTests {
   /// A session resource whose teardown waits for `go`, then runs `close`.
   static func closing(
@@ -82,9 +82,13 @@ import Testing
     #expect(await eventually { log.all.count == 2 })  // the expired instance's, then the renewed one's
   }
 
-  @Test func aRefreshTeardownAwaitingACloseWhoseTeardownRefreshesEnds() async throws {
+  /// A refresh's teardown closes bob while bob's close, started apart, runs a teardown that
+  /// refreshes: that refresh is refused at once (bob's close fails with it), and the refresh
+  /// teardown's close of bob returns at once.
+  @Test func aRefreshInACloseTeardownIsRefusedWhileARefreshTeardownClosesThatBranch() async throws {
     let (inFirst, goFirst, inSecond, goSecond) = (Flag(), Flag(), Flag(), Flag())
     let log = Collected<String>()
+    let pools = Tally()
     let rootLater = Later<Features>()
     let bobLater = Later<Features>()
     defer {
@@ -92,9 +96,9 @@ import Testing
       bobLater.clear()
     }
     let root = FeaturesRoot { registry in
-      // Refreshed first: its teardown closes bob's session, and waits for that close.
+      // Refreshed first: its teardown closes bob's session.
       registry.use(Self.closing({ try await bobLater.get.close() }, inTeardown: inFirst, go: goFirst, log: log))
-      registry.use(.cacheable { _ in Pool(name: "refreshed by bob's teardown") })
+      registry.use(.cacheable { _ in Pool(name: "pool \(pools.next())") })
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
           .cacheable { _ in
@@ -102,9 +106,13 @@ import Testing
           } teardown: { _ in
             inSecond.raise()
             _ = await goSecond.suspendUntilRaised(seconds: 30)
-            // Waits for the turn the first refresh holds, while that refresh waits for this close.
-            _ = try await rootLater.get.refresh(Pool.self)
-            log.append("refreshed")
+            do {
+              _ = try await rootLater.get.refresh(Pool.self)
+              log.append("refreshed")
+            } catch {
+              log.append("\(type(of: error))")
+              throw error
+            }
           })
       }
     }
@@ -119,10 +127,13 @@ import Testing
     let closeBob = Task { try await bob.close() }
     #expect(await inSecond.suspendUntilRaised())
     goSecond.raise()
+    // Bob's close ends while the refresh holds its turn: its teardown's refresh did not queue.
+    let error = await #expect(throws: TeardownFailed.self) { try await ended { try await closeBob.value } }
+    #expect(error?.failures.map { "\(type(of: $0.cause))" } == ["LifecycleWorkReentered"])
     goFirst.raise()
-    #expect(await ends { _ = try await refresh.value })
-    #expect(await ends { try await closeBob.value })
-    #expect(Set(log.all) == ["refreshed", "closed"])
+    #expect(try await ended { try await refresh.value }.map(\.feature) == ["Closer"])
+    #expect(log.all == ["LifecycleWorkReentered", "closed"])
+    #expect(try await root.instance(of: Pool.self).name == "pool 1")  // never renewed
     #expect(await ends { try await root.close() })
   }
 
@@ -178,7 +189,10 @@ import Testing
     #expect(log.all == ["down uncancelled", "down uncancelled"])
   }
 
-  @Test func aCloseSkipsOnlyTheRenewalThatWaitsForIt() async throws {
+  /// The root's close waits for the teardowns renewals still owe in its branches (an expired
+  /// pool's), while the teardown of a refresh there closes the root: that close joins the root's
+  /// and returns at once, before the root's close has reached the renewal's branch.
+  @Test func aRootCloseWaitsForRenewalTeardownsWhileARefreshTeardownClosingTheRootReturnsAtOnce() async throws {
     let clock = ManualClock()
     let (inLooping, goLooping, inExpired, goExpired, inChild, goChild) = (
       Flag(), Flag(), Flag(), Flag(), Flag(), Flag()
@@ -189,7 +203,7 @@ import Testing
     defer { rootLater.clear() }
     let root = FeaturesRoot(clock: clock) { registry in
       registry.defineScope(SessionScope.self) { registry in
-        // Refreshed: its teardown waits for the root's close, which another task started.
+        // Refreshed: its teardown closes the root, which another task closes.
         registry.use(Self.closing({ try await rootLater.get.close() }, inTeardown: inLooping, go: goLooping, log: log))
         // Expired: its teardown waits for nothing but `goExpired`; the root's close waits for it.
         registry.use(
@@ -203,13 +217,14 @@ import Testing
             log.append("\(pool.name) down")
           })
         registry.defineScope(TaskScope.self) { registry in
-          // Holds the root's close in the child until the loop is in place.
+          // Holds the root's close in the child, before it reaches ann.
           registry.use(
             .cacheable { _ in
               Journal(name: "child")
             } teardown: { _ in
               inChild.raise()
               _ = await goChild.suspendUntilRaised()
+              log.append("child down")
             })
         }
       }
@@ -230,22 +245,23 @@ import Testing
       log.append("root closed")
     }
     #expect(await inChild.suspendUntilRaised())
-    goLooping.raise()  // the refresh's teardown waits for the root's close
-    #expect(await eventually { root.waits.closesForTheClose == 1 })
-    goChild.raise()
-    #expect(await eventually { ann.closesWaitingForRenewals == 1 })  // for pool 1's teardown alone
-    goExpired.raise()
+    goLooping.raise()
+    // The refresh's teardown closed the root and went on while the root's close is held in the child.
+    #expect(await eventually { log.all == ["closed"] })
     #expect(await ends { _ = try await refresh.value })
+    goChild.raise()
+    #expect(await eventually { ann.closesWaitingForRenewals == 1 })  // for pool 1's teardown
+    #expect(!log.all.contains("root closed"))
+    goExpired.raise()
     #expect(await ends { try await rootClose.value })
-    // The expired pool was torn down before the root's close returned; the refresh's teardown
-    // ended, and the close tore down the renewed pool.
-    #expect(await eventually { log.all.count == 4 })
-    let logged = log.all
-    #expect(Set(logged) == ["pool 1 down", "pool 2 down", "closed", "root closed"], "\(logged)")
-    #expect(logged.firstIndex(of: "pool 1 down")! < logged.firstIndex(of: "root closed")!, "\(logged)")
+    #expect(log.all == ["closed", "child down", "pool 1 down", "pool 2 down", "root closed"])
+    await #expect(throws: FeaturesClosed.self) { try await ann.instance(of: Pool.self) }
   }
 
-  @Test func aRenewalWhoseTeardownsInABranchEndedWaitsForThatBranchsClose() async throws {
+  /// A refresh in the root tears down a dependent in ann, then the pool, whose teardown closes ann
+  /// while ann's close (started apart) waits for the renewal's teardowns: that close joins ann's
+  /// and returns at once, before ann's own teardowns ran; ann's close ends after the renewal's.
+  @Test func aRenewalTeardownClosingABranchWhoseCloseWaitsForTheRenewalReturnsAtOnce() async throws {
     let clock = ManualClock()
     let (inJournal, goJournal, inExpired, goExpired) = (Flag(), Flag(), Flag(), Flag())
     let log = Collected<String>()
@@ -260,7 +276,7 @@ import Testing
         } teardown: { pool in
           guard pool.name == "pool 1" else { return }
           try await annLater.get.close()
-          log.append(log.all.contains("resource down") ? "pool: after ann's close" : "pool: ann not torn down")
+          log.append(log.all.contains("resource down") ? "pool: after ann's close" : "pool: before ann's teardowns")
         })
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
@@ -304,12 +320,14 @@ import Testing
     let closeAnn = Task { try await ann.close() }
     #expect(await eventually { ann.closesWaitingForRenewals == 1 })
     goJournal.raise()
-    // The pool's teardown comes to wait for ann's close (or, wrongly, returned at once).
-    #expect(await eventually { ann.waits.closesForTheClose == 1 || log.all.contains { $0.hasPrefix("pool:") } })
-    goExpired.raise()
+    // The refresh ends while ann's close still waits for cache 1's teardown.
     #expect(await ends { _ = try await refresh.value })
+    #expect(log.all == ["journal down", "pool: before ann's teardowns"])
+    goExpired.raise()
     #expect(await ends { try await closeAnn.value })
-    #expect(log.all.contains("pool: after ann's close"), "\(log.all)")
+    #expect(
+      log.all == ["journal down", "pool: before ann's teardowns", "cache 1 down", "cache 2 down", "resource down"])
+    #expect(try await root.instance(of: Pool.self).name == "pool 2")
     #expect(await ends { try await root.close() })
   }
 
@@ -320,13 +338,14 @@ import Testing
   }
 }
 
-/// Loops of closes that pass through a refresh or a start made from a close's teardown, or through
-/// the refresh turn after it passed on, end.
+/// A refresh or a start asked for by a close's teardown is refused at once, so no loop of closes
+/// can pass through one: bob's teardown closes ann (and returns at once) while ann's teardown asks
+/// for a refresh or a start, or while a refresh holds the turn.
 @Suite struct LoopsThroughRefreshesAndStartsTests {
-  /// Ann's teardown waits for `go`, then runs `annTeardown`; bob's closes ann.
+  /// Ann's teardown waits for `go`, then runs `annTeardown`; bob's closes ann and logs it.
   func sessions(
     _ registry: inout FeaturesRegistry<SessionScope>, sessions: Lock<[String: Features]>, inAnn: Flag, go: Flag,
-    annTeardown: @escaping @Sendable () async throws -> Void
+    log: Collected<String>, annTeardown: @escaping @Sendable () async throws -> Void
   ) {
     registry.use(
       .cacheable { features in
@@ -339,11 +358,12 @@ import Testing
           try await annTeardown()
         } else if journal.name == "bob" {
           try await sessions.withLock { $0["ann"]! }.close()
+          log.append("bob closed ann")
         }
       })
   }
 
-  @Test func aLoopOfClosesThroughARefreshInACloseTeardownEnds() async throws {
+  @Test func aRefreshInACloseTeardownIsRefusedAndACloseOfThatBranchReturnsAtOnce() async throws {
     let (inAnn, go) = (Flag(), Flag())
     let log = Collected<String>()
     let rootLater = Later<Features>()
@@ -353,7 +373,7 @@ import Testing
       sessions.withLock { $0 = [:] }
     }
     let root = FeaturesRoot { registry in
-      // Refreshed by ann's teardown: its own teardown closes bob, whose teardown closes ann.
+      // Asked for by ann's teardown: its own teardown would close bob.
       registry.use(
         .cacheable { _ in
           Closer(close: { try await sessions.withLock { $0["bob"]! }.close() })
@@ -362,7 +382,7 @@ import Testing
           log.append("closed bob")
         })
       registry.defineScope(SessionScope.self) { registry in
-        self.sessions(&registry, sessions: sessions, inAnn: inAnn, go: go) {
+        self.sessions(&registry, sessions: sessions, inAnn: inAnn, go: go, log: log) {
           _ = try await rootLater.get.refresh(Closer.self)
           log.append("refreshed")
         }
@@ -377,28 +397,32 @@ import Testing
     _ = try await bob.instance(of: Journal.self)
     let closeAnn = Task { try await ann.close() }
     #expect(await inAnn.suspendUntilRaised())
-    let closeBob = Task { try await bob.close() }
-    #expect(await eventually { ann.waits.closesForTheClose == 1 })  // bob's teardown waits for ann's close
+    // Bob's teardown joins ann's close, held in ann's teardown, and returns at once.
+    #expect(await ends { try await bob.close() })
+    #expect(log.all == ["bob closed ann"])
     go.raise()
-    #expect(await ends { try await closeAnn.value })
-    #expect(await ends { try await closeBob.value })
-    #expect(Set(log.all) == ["closed bob", "refreshed"])
+    let error = await #expect(throws: TeardownFailed.self) { try await ended { try await closeAnn.value } }
+    #expect(error?.failures.map { "\(type(of: $0.cause))" } == ["LifecycleWorkReentered"])
+    #expect(log.all == ["bob closed ann"])  // Closer was not renewed
     #expect(await ends { try await root.close() })
+    #expect(log.all == ["bob closed ann", "closed bob"])
   }
 
-  @Test func aLoopOfClosesThroughAStartInACloseTeardownEnds() async throws {
+  @Test func aStartInACloseTeardownIsRefusedAndNothingStarts() async throws {
     let (inAnn, go) = (Flag(), Flag())
+    let log = Collected<String>()
     let sessions = Lock<[String: Features]>.make([:])
     defer { sessions.withLock { $0 = [:] } }
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
-        // Carol's start, asked for by ann's teardown, closes bob, whose teardown closes ann.
+        // Carol's start, asked for by ann's teardown, would close bob.
         registry.beforeServing { features in
           if try features.context(for: SessionScope.self).user == "carol" {
+            log.append("carol started")
             try await sessions.withLock { $0["bob"]! }.close()
           }
         }
-        self.sessions(&registry, sessions: sessions, inAnn: inAnn, go: go) {
+        self.sessions(&registry, sessions: sessions, inAnn: inAnn, go: go, log: log) {
           _ = try await sessions.withLock { $0["carol"]! }.start()
         }
       }
@@ -411,15 +435,18 @@ import Testing
     _ = try await bob.instance(of: Journal.self)
     let closeAnn = Task { try await ann.close() }
     #expect(await inAnn.suspendUntilRaised())
-    let closeBob = Task { try await bob.close() }
-    #expect(await eventually { ann.waits.closesForTheClose == 1 })
+    #expect(await ends { try await bob.close() })
+    #expect(log.all == ["bob closed ann"])
     go.raise()
-    #expect(await ends { try await closeAnn.value })
-    #expect(await ends { try await closeBob.value })
+    let error = await #expect(throws: TeardownFailed.self) { try await ended { try await closeAnn.value } }
+    #expect(error?.failures.map { "\(type(of: $0.cause))" } == ["LifecycleWorkReentered"])
+    #expect(log.all == ["bob closed ann"])  // carol did not start
+    #expect(await ends { try await carol.start() })  // from outside lifecycle work, it does
+    #expect(log.all == ["bob closed ann", "carol started"])
     #expect(await ends { try await root.close() })
   }
 
-  @Test func aCloseQueuedForTheTurnBehindARefreshThatWaitsForItEnds() async throws {
+  @Test func aRefreshInACloseTeardownIsRefusedWithoutQueueingBehindTheRefreshTurn() async throws {
     let (inFirst, goFirst, inBob) = (Flag(), Flag(), Flag())
     let log = Collected<String>()
     let rootLater = Later<Features>()
@@ -437,7 +464,7 @@ import Testing
           inFirst.raise()
           _ = await goFirst.suspendUntilRaised()
         })
-      // Refreshed second: its teardown closes bob, and waits for that close.
+      // Refreshed second: its teardown closes bob.
       registry.use(
         .cacheable { _ in
           Closer(close: { try await bobLater.get.close() })
@@ -445,7 +472,7 @@ import Testing
           try await closer.close()
           log.append("closed bob")
         })
-      registry.use(.cacheable { _ in Pool(name: "refreshed by bob's teardown") })
+      registry.use(.cacheable { _ in Pool(name: "asked for by bob's teardown") })
       registry.defineScope(SessionScope.self) { registry in
         registry.use(
           .cacheable { _ in
@@ -468,15 +495,15 @@ import Testing
     #expect(await inFirst.suspendUntilRaised())
     let second = Task { try await root.refresh(Closer.self) }
     #expect(await eventually { root.refreshesWaitingForTheTurn == 1 })
-    let closeBob = Task { try await bob.close() }
-    #expect(await inBob.suspendUntilRaised())
-    // Bob's teardown waits for the turn behind the second refresh, which will wait for bob's close.
-    #expect(await eventually { root.refreshesWaitingForTheTurn == 2 })
+    // While the first refresh holds the turn, bob's teardown's refresh is refused at once.
+    let error = await #expect(throws: TeardownFailed.self) { try await ended { try await bob.close() } }
+    #expect(error?.failures.map { "\(type(of: $0.cause))" } == ["LifecycleWorkReentered"])
+    #expect(inBob.isRaised)
+    #expect(root.refreshesWaitingForTheTurn == 1)
     goFirst.raise()
     #expect(await ends { _ = try await first.value })
     #expect(await ends { _ = try await second.value })
-    #expect(await ends { try await closeBob.value })
-    #expect(Set(log.all) == ["refreshed", "closed bob"])
+    #expect(log.all == ["closed bob"])  // the second refresh's teardown: bob was closed already
     #expect(await ends { try await root.close() })
   }
 

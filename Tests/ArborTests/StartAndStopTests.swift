@@ -321,29 +321,71 @@ import Testing
     #expect(cause.location?.description == "App/Main.swift:9")
   }
 
-  @Test func anEagerLoaderOrWorkThatStartsItsOwnBranchEnds() async throws {
+  /// An eager loader, or a before-serving work, that starts its own branch: that start is refused
+  /// at once with ``LifecycleWorkReentered`` (it would wait for itself), and the start that runs it
+  /// fails with it, closing the branch.
+  @Test(arguments: ["eager loader", "before-serving work"])
+  func anEagerLoaderOrWorkThatStartsItsOwnBranchFailsTheStart(starter: String) async throws {
     let log = Log()
+    let refused = Collected<String>()
+    let (loaderStartLine, workStartLine, workLine) = (#line + 6, #line + 18, #line + 15)
     let root = FeaturesRoot { registry in
       registry.use(
         .cacheable { (features: Features) async throws in
-          try await features.start()  // part of the start already running: returns at once
+          if starter == "eager loader" {
+            do {
+              try await features.start()
+            } catch {
+              refused.append(String(reflecting: error))
+              throw error
+            }
+          }
           log.append("loaded")
           return Pool(name: "pool")
         }, eager: true)
       registry.beforeServing { features in
-        try await features.start()
+        if starter == "before-serving work" {
+          do {
+            try await features.start()
+          } catch {
+            refused.append(String(reflecting: error))
+            throw error
+          }
+        }
         log.append("worked")
       }
     }
-    // Bounded: a start that waits for itself fails the test instead of hanging it.
-    let started = Flag()
-    Task {
-      try await root.start()
-      started.raise()
+    let error = await #expect(throws: FeaturesStartFailed.self) { try await root.start() }
+    let file = "ArborTests/StartAndStopTests.swift"
+    let fix = """
+      └─ fix: start the branch after that work ends, or from a task outside it: lifecycle work (a loader, a teardown,
+              a before-serving work, a keyed branch's making) never waits for a refresh or a start
+      """
+    if starter == "eager loader" {
+      #expect(error?.diagnostic.causes.map(\.kind) == ["FeatureLoadingFailed"])
+      #expect(error?.diagnostic.causes.first?.causes.map(\.kind) == ["LifecycleWorkReentered"])
+      #expect(
+        refused.all == [
+          """
+          LifecycleWorkReentered: start() cannot run inside the loader of Pool
+          ├─ requested at: \(file):\(loaderStartLine)
+          \(fix)
+          """
+        ])
+      #expect(log.all == [])  // the work does not run after a failed load
+    } else {
+      #expect(error?.diagnostic.causes.map(\.kind) == ["LifecycleWorkReentered"])
+      #expect(
+        refused.all == [
+          """
+          LifecycleWorkReentered: start() cannot run inside the work before serving named at \(file):\(workLine)
+          ├─ requested at: \(file):\(workStartLine)
+          \(fix)
+          """
+        ])
+      #expect(log.all == ["loaded"])
     }
-    #expect(await started.suspendUntilRaised(seconds: 30))
-    #expect(log.all == ["loaded", "worked"])
-    try await root.close()
+    await #expect(throws: FeaturesClosed.self) { try await root.instance(of: Pool.self) }
   }
 
   @Test func aClosedBranchDoesNotStart() async throws {
@@ -413,7 +455,10 @@ import Testing
 
   // MARK: A start and a close that race
 
-  @Test func aStartRacingACloseWhoseTeardownAsksForTheStartEnds() async throws {
+  /// A close races a start: the close's teardown of an eager instance asks for the start, which is
+  /// refused at once (the close fails with that), and the start fails, as the close refused its
+  /// before-serving work.
+  @Test func aStartAskedForByATeardownOfACloseRacingTheStartIsRefused() async throws {
     let (loading, go) = (Flag(), Flag())
     let log = Collected<String>()
     let rootLater = Later<Features>()
@@ -425,14 +470,12 @@ import Testing
           _ = await go.suspendUntilRaised()
           return Pool(name: "eager")
         } teardown: { _ in
-          // The start waits for this close (it failed, as the close refused its work), and this
-          // teardown for the start: whichever comes to wait second does not wait. The start then
-          // answers at once, or ends, failed, and answers with its failure.
           do {
             _ = try await rootLater.get.start()
-            log.append("answered at once")
-          } catch is FeaturesStartFailed {
-            log.append("answered with the failure")
+            log.append("started")
+          } catch {
+            log.append("\(type(of: error))")
+            throw error
           }
         }, eager: true)
       registry.beforeServing { features in _ = try await features.instance(of: Cache.self) }
@@ -453,8 +496,9 @@ import Testing
       })
     go.raise()
     #expect(await ends { await #expect(throws: FeaturesStartFailed.self) { try await start.value } })
-    #expect(await ends { try await close.value })
-    #expect(log.all == ["answered at once"] || log.all == ["answered with the failure"])
+    let error = await #expect(throws: TeardownFailed.self) { try await ended { try await close.value } }
+    #expect(error?.failures.map { "\($0.feature)" } == ["Pool"])
+    #expect(error?.failures.first?.cause is LifecycleWorkReentered)
+    #expect(log.all == ["LifecycleWorkReentered"])
   }
-
 }

@@ -25,3 +25,25 @@ func ends(within seconds: Double = 30, _ body: @escaping @Sendable () async thro
   if let error = failure.withLock({ $0 }) { Issue.record(error) }
   return true
 }
+
+/// What ``ended(within:_:)`` throws when its body did not end in time.
+struct DidNotEnd: Error, CustomStringConvertible {
+  var seconds: Double
+  var description: String { "did not end within \(seconds) seconds" }
+}
+
+/// Runs `body` in a task of its own and returns what it returned, or throws what it threw; throws
+/// ``DidNotEnd`` after `seconds`: a call that waits for itself fails the test instead of hanging
+/// it. For a call whose error a test asserts: `#expect(throws:) { try await ended { … } }`.
+func ended<R: Sendable>(within seconds: Double = 30, _ body: @escaping @Sendable () async throws -> R) async throws -> R {
+  let ended = Flag()
+  let outcome = Lock<Result<R, any Error>?>.make(nil)
+  Task {
+    let result: Result<R, any Error>
+    do { result = .success(try await body()) } catch { result = .failure(error) }
+    outcome.withLock { $0 = result }
+    ended.raise()
+  }
+  guard await ended.suspendUntilRaised(seconds: seconds) else { throw DidNotEnd(seconds: seconds) }
+  return try outcome.withLock { $0! }.get()
+}
