@@ -77,8 +77,9 @@ import Testing
   }
 
   /// A loader under test awaits a task it starts that closes its container: the task inherits the
-  /// load it runs in, so the close does not wait for it, and the instance is torn down.
-  @Test func aLoaderAwaitingATaskThatClosesItsContainerEnds() async throws {
+  /// loader, lifecycle work, so its close returns at once; the close goes on, and the instance is
+  /// torn down.
+  @Test func aLoaderAwaitingATaskThatClosesItsContainerReturnsAtOnce() async throws {
     let closed = Lines()
     let features = TestFeatures()
     let loader = FeatureLoader.cacheable(implementation: "closing()") { (features: Features) async throws in
@@ -92,8 +93,9 @@ import Testing
     #expect(closed.all == ["closed closing"])
   }
 
-  /// A loader under test closes its container while a close started first waits for it: both end.
-  @Test func aLoaderClosingItsContainerWhileItClosesEnds() async throws {
+  /// A loader under test closes its container while a close started first waits for it: inside a
+  /// loader, that close joins the first and returns at once, and both end.
+  @Test func aLoaderClosingItsContainerWhileItClosesReturnsAtOnce() async throws {
     let closed = Lines()
     let features = TestFeatures()
     let started = TestContainerCloseInFlightTests.Signal()

@@ -48,7 +48,9 @@ import Testing
     #expect(features.tornDown.map(\.description) == ["Store (Store.slow()) in Root"])
   }
 
-  @Test func aLoaderUnderTestThatClosesItsOwnContainerEnds() async throws {
+  /// Inside a loader under test, the close returns at once; it goes on, and tears the loaded
+  /// instance down.
+  @Test func aLoaderUnderTestThatClosesItsOwnContainerReturnsAtOnce() async throws {
     let closed = Lines()
     let features = TestFeatures()
     let loader = FeatureLoader.cacheable(implementation: "closing()") { (features: Features) async throws in

@@ -48,8 +48,8 @@ import Testing
   }
 
   /// A session's teardown closes the root while the root's close, started meanwhile, waits for the
-  /// session's: the teardown's close does not wait for a close that waits for it, and both end.
-  @Test func aSessionTeardownClosingTheRootWhileTheRootClosesEnds() async throws {
+  /// session's: inside a teardown, that close joins the root's and returns at once, and both end.
+  @Test func aSessionTeardownClosingTheRootWhileTheRootClosesReturnsAtOnce() async throws {
     let log = Collected<String>()
     let rootLater = Later<Features>()
     let sessionLater = Later<Features>()
@@ -86,8 +86,8 @@ import Testing
   }
 
   /// An async loader closes its own branch while a close of the root, started first, waits for the
-  /// load: the loader's close does not wait for a close that waits for it, and both end.
-  @Test func anAsyncLoaderClosingItsBranchWhileTheRootClosesEnds() async throws {
+  /// load: inside a loader, that close joins the root's and returns at once, and both end.
+  @Test func anAsyncLoaderClosingItsBranchWhileTheRootClosesReturnsAtOnce() async throws {
     let log = Collected<String>()
     let loaderStarted = Flag()
     let rootClosing = Flag()
@@ -194,7 +194,7 @@ import Testing
   // MARK: Closes from tasks a teardown starts
 
   /// A teardown awaits a task it starts, which closes the teardown's own branch: the task inherits
-  /// the close it is part of, and the close ends.
+  /// the teardown, lifecycle work, so its close returns at once, and the close ends.
   @Test func aTeardownAwaitingATaskThatClosesItsOwnBranchEnds() async throws {
     let log = Collected<String>()
     let root = FeaturesRoot { registry in
@@ -258,8 +258,9 @@ import Testing
   }
 
   /// Sessions whose teardowns close the next one in a ring (ann's closes bob's, bob's closes ann's;
-  /// or a ring of three), each close started apart and all in their teardowns at once: the close
-  /// whose wait would close the loop returns at once, and every close ends, each teardown run once.
+  /// or a ring of three), each close started apart and all in their teardowns at once: each close
+  /// made inside a teardown returns at once, so none waits for another, and every close ends, each
+  /// teardown run once.
   @Test(arguments: [["ann", "bob"], ["ann", "bob", "cid"]])
   func sessionsWhoseTeardownsCloseEachOtherAtOnceEnd(users: [String]) async throws {
     let log = Collected<String>()

@@ -4,7 +4,9 @@ import ArborDiagnostics
 import Synchronization
 import Testing
 
-/// A close never waits for itself, and never starts a teardown cancelled.
+/// A close never waits for itself, and never starts a teardown cancelled: inside lifecycle work (a
+/// loader, a teardown, a keyed branch's making), a close of any branch, the work's own included,
+/// starts or joins that close and returns at once.
 @Suite struct CloseNeverWaitsForItselfTests {
   /// A resource whose teardown (or loader) runs `action` with the features it was loaded with.
   struct Resource: CacheableFeature {
@@ -12,7 +14,8 @@ import Testing
     static var placeholder: Resource { Resource(name: "placeholder") }
   }
 
-  @Test func aTeardownThatClosesItsOwnBranchAgainEnds() async throws {
+  /// The teardown's close joins the close it is part of and returns at once.
+  @Test func aTeardownThatClosesItsOwnBranchAgainReturnsAtOnce() async throws {
     let log = Collected<String>()
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
@@ -41,7 +44,9 @@ import Testing
     #expect(await ends { try await root.close() })
   }
 
-  @Test func aTeardownThatClosesAnAncestorEnds() async throws {
+  /// A session's teardown closes the root: that close returns at once, and goes on. The root is
+  /// closed when the session's close returns, and its own teardowns run after the session's.
+  @Test func aTeardownThatClosesTheRootReturnsAtOnceAndTheRootIsClosedAfter() async throws {
     let log = Collected<String>()
     let rootLater = Later<Features>()
     defer { rootLater.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
@@ -62,11 +67,14 @@ import Testing
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
     _ = try await session.instance(of: Closer.self)
     #expect(await ends { try await session.close() })
-    #expect(await ends { try await root.close() })
-    #expect(log.all.sorted() == ["closer closed the root", "down root pool", "up root pool"])
+    await #expect(throws: FeaturesClosed.self) { try await root.instance(of: Pool.self) }
+    #expect(await ends { try await root.close() })  // from outside: waits for the close that goes on
+    #expect(log.all == ["up root pool", "closer closed the root", "down root pool"])
   }
 
-  @Test func aSessionTeardownThatEvictsItsKeyWhileTheRootClosesEnds() async throws {
+  /// The root's close reaches a keyed session whose teardown evicts its own key: the evict returns
+  /// at once, and every close ends.
+  @Test func aSessionTeardownThatEvictsItsKeyWhileTheRootClosesReturnsAtOnce() async throws {
     let log = Collected<String>()
     let sessions = Later<KeyedBranches<String, SessionScope>>()
     defer { sessions.clear() }  // the tree's loaders reach it: let go, or it keeps the tree
@@ -89,7 +97,9 @@ import Testing
     #expect(await ends { try await sessions.get.close() })
   }
 
-  @Test func anAsyncLoaderThatClosesItsOwnBranchEndsAndEveryLaterCloseEnds() async throws {
+  /// The loader's close returns at once; the close goes on, waits for the load, and tears its
+  /// instance down; a later close from outside gets its outcome.
+  @Test func anAsyncLoaderThatClosesItsOwnBranchReturnsAtOnceAndTheCloseTearsItsLoadDown() async throws {
     let log = Collected<String>()
     let root = FeaturesRoot { registry in
       registry.defineScope(SessionScope.self) { registry in
@@ -111,7 +121,9 @@ import Testing
     #expect(await ends { try await root.close() })
   }
 
-  @Test func anAsyncLoaderThatClosesTheRootEnds() async throws {
+  /// The loader's close of the root returns at once: its load ends, and the root's close, which
+  /// waited for it, tears it down.
+  @Test func anAsyncLoaderThatClosesTheRootReturnsAtOnce() async throws {
     let log = Collected<String>()
     let rootLater = Later<Features>()
     defer { rootLater.clear() }  // the tree's loaders reach it: let go, or it keeps the tree

@@ -40,7 +40,9 @@ import Testing
     try await sessions.close()
   }
 
-  @Test func aContextThatClosesItsSetEndsAndItsRequestIsRefused() async throws {
+  /// The set's close returns at once; the branch being made is closed once made, and its request
+  /// is refused.
+  @Test func aContextThatClosesItsSetReturnsAtOnceAndItsRequestIsRefused() async throws {
     let later = Later<KeyedBranches<String, SessionScope>>()
     defer { later.clear() }
     let sessions = KeyedBranches(SessionScope.self, of: root) { (user: String) in

@@ -264,10 +264,10 @@ import Testing
     #expect(Set(ups).count == ups.count)  // no context loaded twice
   }
 
-  /// An async loader of one context closes its own branch while another context loads: its close
-  /// does not wait for the load it runs in, both loads end and are cached, and the close tears them
-  /// down once each.
-  @Test func anAsyncLoaderClosingItsBranchWhileOtherContextsLoadEnds() async throws {
+  /// An async loader of one context closes its own branch while another context loads: inside a
+  /// loader, the close returns at once, both loads end and are cached, and the close, which goes
+  /// on, tears them down once each.
+  @Test func anAsyncLoaderClosingItsBranchWhileOtherContextsLoadReturnsAtOnce() async throws {
     let ledger = RenewalLedger()
     let started = Started()
     let closing = Flag()

@@ -4,7 +4,7 @@ import ArborTestSupport
 import Testing
 
 /// A close returns once every instance of its branch is torn down, those a renewal forgot and is
-/// tearing down included; a renewal's teardown that closes its own branch does not wait for itself.
+/// tearing down included; a renewal's teardown that closes its own branch returns at once.
 @Suite(.timeLimit(.minutes(1))) struct RenewalCloseWaitsTests {
   /// A root whose `Token` teardown logs, says it started, and holds until `gate` is raised.
   static func tree(_ log: Collected<String>, started: Flag, gate: Flag, clock: ManualClock? = nil) -> Features {
@@ -57,7 +57,8 @@ import Testing
     #expect(log.all == ["token down", "token down ended", "token down", "token down ended", "closed"])
   }
 
-  @Test func aRefreshsTeardownThatClosesItsOwnBranchEnds() async throws {
+  /// The teardown's close returns at once and goes on: the refresh ends, and the branch is closed.
+  @Test func aRefreshsTeardownThatClosesItsOwnBranchReturnsAtOnceAndTheBranchIsClosedAfter() async throws {
     let log = Collected<String>()
     let session = Lock<Features?>.make(nil)
     let root = FeaturesRoot { registry in
@@ -78,6 +79,7 @@ import Testing
     _ = try synchronously { try branch.instance(of: ExpiringToken.self) }
     #expect(await ends { _ = try await branch.refresh(ExpiringToken.self) })
     #expect(log.all == ["token down", "session closed"])
+    #expect(throws: FeaturesClosed.self) { try branch.context(ifPresent: SessionScope.self) }
     #expect(await ends { try await branch.close() })
   }
 }

@@ -34,8 +34,10 @@ import Testing
     }
   }
 
+  /// A refresh's teardown closes the root, or a sibling, while the root's close runs: that close
+  /// joins the root's and returns at once; the refresh, then the root's close, end.
   @Test(arguments: ["the root", "a sibling"])
-  func aRefreshTeardownClosingABranchWhileTheRootClosesEnds(closing target: String) async throws {
+  func aRefreshTeardownClosingABranchWhileTheRootClosesReturnsAtOnce(closing target: String) async throws {
     let (inTeardown, go, log) = (Flag(), Flag(), Collected<String>())
     let closed = Later<Features>()
     defer { closed.clear() }
@@ -57,7 +59,8 @@ import Testing
     #expect(log.all == ["closed"])
   }
 
-  @Test func anExpiredInstanceTeardownClosingTheRootWhileTheRootClosesEnds() async throws {
+  /// The same with the teardown of an expired instance, which a request renewed.
+  @Test func anExpiredInstanceTeardownClosingTheRootWhileTheRootClosesReturnsAtOnce() async throws {
     let clock = ManualClock()
     let (inTeardown, go, log) = (Flag(), Flag(), Collected<String>())
     let rootLater = Later<Features>()
