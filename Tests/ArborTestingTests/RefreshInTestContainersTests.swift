@@ -108,6 +108,31 @@ import Testing
     try await features.close()
     await #expect(throws: FeaturesClosed.self) { try await features.refresh(Token.self) }
   }
+
+  /// A loader under test is lifecycle work: a refresh or a start there throws
+  /// `LifecycleWorkReentered` at once, naming the loader, and nothing is renewed.
+  @Test(arguments: ["refresh", "start"])
+  func aRefreshOrStartInALoaderUnderTestIsRefused(call: String) async throws {
+    let loads = Loads()
+    let copy = TestFeatures(Self.tree(loads))
+    #expect(try await copy.instance(of: Token.self).value == 1)
+    let answers = Lock.make([String]())
+    let loader = FeatureLoader.cacheable(implementation: "refreshing()") { (features: Features) async throws in
+      do {
+        if call == "refresh" { _ = try await features.refresh(Token.self) } else { try await features.start() }
+        answers.withLock { $0.append("returned") }
+      } catch {
+        answers.withLock { $0.append((error as? any DiagnosticError)?.diagnostic.message ?? "\(error)") }
+      }
+      return Client(token: 0)
+    }
+    let _: Client = try await copy.load(loader)
+    let expected = call == "refresh" ? "refresh(Token)" : "start()"
+    #expect(answers.withLock { $0 } == ["\(expected) cannot run inside the loader of Client"])
+    #expect(try await copy.instance(of: Token.self).value == 1)
+    #expect(loads.total == 1)
+    try await copy.close()
+  }
 }
 
 /// `TestFeatures(_:clock:)`: a copy whose instances age on the test's clock, whatever the tree's.
