@@ -197,7 +197,7 @@ import Testing
   /// and returns at once, before the root's close has reached the renewal's branch.
   @Test func aRootCloseWaitsForRenewalTeardownsWhileARefreshTeardownClosingTheRootReturnsAtOnce() async throws {
     let clock = ManualClock()
-    let (inLooping, goLooping, inExpired, goExpired, inChild, goChild) = (
+    let (inRefreshTeardown, goRefreshTeardown, inExpired, goExpired, inChild, goChild) = (
       Flag(), Flag(), Flag(), Flag(), Flag(), Flag()
     )
     let log = Collected<String>()
@@ -207,7 +207,7 @@ import Testing
     let root = FeaturesRoot(clock: clock) { registry in
       registry.defineScope(SessionScope.self) { registry in
         // Refreshed: its teardown closes the root, which another task closes.
-        registry.use(Self.closing({ try await rootLater.get.close() }, inTeardown: inLooping, go: goLooping, log: log))
+        registry.use(Self.closing({ try await rootLater.get.close() }, inTeardown: inRefreshTeardown, go: goRefreshTeardown, log: log))
         // Expired: its teardown waits for nothing but `goExpired`; the root's close waits for it.
         registry.use(
           .cacheable(timeToLive: .seconds(10)) { _ in
@@ -242,13 +242,13 @@ import Testing
     _ = try await ann.instance(of: Pool.self)  // pool 1's teardown runs in a task, until `goExpired`
     #expect(await inExpired.suspendUntilRaised())
     let refresh = Task { try await ann.refresh(Closer.self) }
-    #expect(await inLooping.suspendUntilRaised())
+    #expect(await inRefreshTeardown.suspendUntilRaised())
     let rootClose = Task {
       try await root.close()
       log.append("root closed")
     }
     #expect(await inChild.suspendUntilRaised())
-    goLooping.raise()
+    goRefreshTeardown.raise()
     // The refresh's teardown closed the root and went on while the root's close is held in the child.
     #expect(await eventually { log.all == ["closed"] })
     #expect(await ends { _ = try await refresh.value })
@@ -344,7 +344,7 @@ import Testing
 /// A refresh or a start asked for by a close's teardown is refused at once, so no loop of closes
 /// can pass through one: bob's teardown closes ann (and returns at once) while ann's teardown asks
 /// for a refresh or a start, or while a refresh holds the turn.
-@Suite struct LoopsThroughRefreshesAndStartsTests {
+@Suite struct RefreshesAndStartsInCloseTeardownsTests {
   /// Ann's teardown waits for `go`, then runs `annTeardown`; bob's closes ann and logs it.
   func sessions(
     _ registry: inout FeaturesRegistry<SessionScope>, sessions: Lock<[String: Features]>, inAnn: Flag, go: Flag,
