@@ -25,3 +25,13 @@ package func eventually(seconds: Double = 60, _ condition: @Sendable () -> Bool)
   }
   return condition()
 }
+
+/// Suspends until `condition`, which may await (a request, say), holds, for at most `seconds`;
+/// whether it did. A condition that throws counts as not holding yet.
+package func eventually(seconds: Double = 60, asking condition: @Sendable () async throws -> Bool) async -> Bool {
+  for _ in 0..<Int(seconds * 1_000) {
+    if (try? await condition()) == true { return true }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return (try? await condition()) == true
+}

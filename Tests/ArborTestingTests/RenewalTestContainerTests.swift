@@ -1,5 +1,6 @@
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import ArborTesting
 import Testing
 
@@ -110,7 +111,7 @@ import Testing
     #expect(try await copy.instance(of: Token.self).serial == 1)
     clock.advance(by: .seconds(1))
     #expect(try await copy.instance(of: Token.self).serial == 2)
-    #expect(try await session.instance(of: Client.self).token == 2)
+    #expect(await eventually(asking: { try await session.instance(of: Client.self).token == 2 }))
     // The expired instances' teardowns run in a task of their own: waited for, a minute at most.
     let tornDown: @Sendable () -> Bool = { log.all.contains("down token 1") && log.all.contains("down client 1") }
     for _ in 0..<60_000 where !tornDown() { try await Task.sleep(for: .milliseconds(1)) }

@@ -13,9 +13,12 @@ public struct FeaturesReleased: DiagnosticError {
   /// What failed, where, and how to fix it.
   public let diagnostic: Diagnostic
 
-  init(at location: SourceLocation) {
+  /// - Parameter feature: The feature a refresh was asked to renew, if it was a refresh.
+  init(at location: SourceLocation, refreshing feature: (any Any.Type)? = nil) {
     diagnostic = Diagnostic(
-      kind: "FeaturesReleased", message: "the branch of these features was released", location: location,
+      kind: "FeaturesReleased",
+      message: (feature.map { "cannot refresh \($0): " } ?? "") + "the branch of these features was released",
+      location: location,
       fix: "keep the Features of the branch (or of a branch below it) while instances loaded from it are in use")
   }
 }

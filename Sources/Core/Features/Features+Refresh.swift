@@ -34,9 +34,13 @@ extension Features {
     if let work = LifecycleWork.running {
       throw LifecycleWorkReentered("refresh(\(feature))", action: "refresh \(feature)", inside: work, at: location)
     }
-    return try await withBranch(at: location) { branch in
-      if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
-      return try await Renewal.refresh(feature, context: context, through: branch, at: location)
+    do {
+      return try await withBranch(at: location) { branch in
+        if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
+        return try await Renewal.refresh(feature, context: context, through: branch, at: location)
+      }
+    } catch is FeaturesReleased {
+      throw FeaturesReleased(at: location, refreshing: feature)
     }
   }
 

@@ -71,7 +71,8 @@ package struct FeatureTable: Sendable {
       self.binding = UncountedReference(binding)
       isAsync = registration.isAsync
       hasTeardown = registration.teardown != nil
-      keeping = binding.conflicts.isEmpty
+      keeping =
+        binding.conflicts.isEmpty
         ? Keeping(registration.lifetime, expires: registration.timeToLive != nil) : .nowhere
     }
   }

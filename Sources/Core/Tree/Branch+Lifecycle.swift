@@ -61,7 +61,7 @@ extension Branch {
       anchor.withChildren { anchor.removeAllChildren() }
     }
     guard hasRecordedTeardowns else { return }
-    let skipped = state.withLock { $0.teardowns }
+    let skipped = state.withLock { $0.teardowns.all }
     guard !skipped.isEmpty else { return }
     let error = TeardownSkipped(skipped, in: isTethered ? pathIfMade : path)
     IssueReporting.report(error.diagnostic, severity: .failure, at: skipped.first?.registration.location)
@@ -91,6 +91,13 @@ extension Branch {
     return existingState?.withLock { $0.loads.inFlight } ?? []
   }
 
+  /// The load of `key` in flight here, if any, waited for as a request waits: what a refresh of an
+  /// instance not cached yet waits for.
+  func loadInFlight(of key: LoadKey) -> (any LoadInFlight)? {
+    units.trackClaimedLoads(in: state)
+    return existingState?.withLock { $0.loads.inFlight(of: key) }
+  }
+
   /// Ends the close of this branch with its outcome, for every caller waiting for it.
   ///
   /// - Parameter onlyIfNothingToTearDown: Whether to end it only when no teardown is recorded and
@@ -102,7 +109,7 @@ extension Branch {
     let waiters = state.withLock { state -> [CheckedContinuation<[TeardownFailed.Failure], Never>]? in
       if onlyIfNothingToTearDown,
         !state.teardowns.isEmpty || !state.loads.isIdle
-          || state.held.renewalTeardownsLeft != 0
+          || state.teardowns.runningForRenewals != 0
       {
         return nil
       }

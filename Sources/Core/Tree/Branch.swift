@@ -106,8 +106,8 @@ package final class Branch: @unchecked Sendable {
     /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
     /// the outcome (see ``Branch/isClosed``).
     var lifecycle = BranchLifecycle<CheckedContinuation<[TeardownFailed.Failure], Never>, [TeardownFailed.Failure]>()
-    /// The instances cached here that have a teardown, in the order they were loaded.
-    var teardowns: [PendingTeardown] = []
+    /// The teardowns owed here, in the order their instances were loaded.
+    var teardowns = OwedTeardowns()
     /// The instances held here rather than in place, and which instances were built from which.
     var held = HeldInstances()
   }

@@ -62,20 +62,20 @@ struct CloseStep: @unchecked Sendable {
     return failures
   }
 
-  /// Waits for the loads in flight in the branch and for the teardowns renewals still owe there,
-  /// then runs the teardowns of the instances cached there, newest first. A teardown that throws
-  /// does not stop the others.
+  /// Waits for the loads in flight in the branch and for the teardowns renewals run from there,
+  /// then runs the teardowns owed there, newest first. A teardown that throws does not stop the
+  /// others.
   private func tearDown() async -> [TeardownFailed.Failure] {
     // None can start any more, since the branch is marked closed; each that was claimed before
     // ends (and records its teardown) first. Loads and renewals' teardowns are lifecycle work,
     // which never waits for a close: these waits end.
     for load in branch.loadsInFlight() { await load.ended() }
+    // Teardowns a renewal took from here before the close started run first: a renewal takes
+    // none from a closing branch, and runs those it took without waiting for anything else.
     await branch.existingState?.suspend(
-      until: { $0.held.renewalTeardownsLeft == 0 }, waitingIn: \.held.closesWaitingForRenewals)
-    let teardowns = branch.state.withLock { state in
-      defer { state.teardowns = [] }
-      return state.teardowns
-    }
+      until: { $0.teardowns.runningForRenewals == 0 }, waitingIn: \.teardowns.closesWaitingForRenewals)
+    // Those of instances renewals forgot and did not take included, in the order of their loads.
+    let teardowns = branch.state.withLock { $0.teardowns.takeAll() }
     var failures: [TeardownFailed.Failure] = []
     for teardown in teardowns.reversed() {
       if let failure = await teardown.run(in: branch) { failures.append(failure) }

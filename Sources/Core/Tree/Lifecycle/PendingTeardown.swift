@@ -59,7 +59,7 @@ struct PendingTeardown: Sendable {
   /// Records this teardown in `branch`, under its lock, with its `state`: call
   /// ``Branch/makePathIfTethered()`` first.
   func record(in branch: Branch, state: inout Branch.State) {
-    state.teardowns.append(self)
+    state.teardowns.record(self)
     branch.hasRecordedTeardowns = true
   }
 
@@ -92,5 +92,63 @@ struct PendingTeardown: Sendable {
     }
     branch.overrides?.tornDown(feature, implementation: registration.implementation, in: branch.path, failure: failure)
     return failure.map { TeardownFailed.Failure(self, in: branch.path, cause: $0) }
+  }
+}
+
+/// The teardowns a branch owes, in the order their instances were cached: those of the instances it
+/// caches, and those of instances renewals forgot and have not torn down yet. A close takes them
+/// all; a renewal takes those it forgot while the branch is open.
+///
+/// A value in the branch's `state`, changed only under its lock.
+struct OwedTeardowns {
+  /// Every teardown owed, by the number it was recorded under.
+  private var owed = OrderedTable<Int, PendingTeardown>()
+  /// The number of the teardown of each instance cached now.
+  private var numbersOfCached: [LoadKey: Int] = [:]
+  private var nextNumber = 0
+  /// How many teardowns renewals took from here and have not run yet: a close runs its own after.
+  var runningForRenewals = 0
+  /// The closes waiting for those.
+  var closesWaitingForRenewals: [CheckedContinuation<Void, Never>] = []
+
+  var isEmpty: Bool { owed.isEmpty }
+
+  /// Every teardown owed, in the order the instances were cached.
+  var all: [PendingTeardown] { owed.values }
+
+  mutating func record(_ teardown: PendingTeardown) {
+    if let key = teardown.key { numbersOfCached[key] = nextNumber }
+    owed.append(teardown, for: nextNumber)
+    nextNumber += 1
+  }
+
+  /// A renewal forgot the instance cached under `key`: its teardown stays owed, under the number
+  /// returned, until the renewal takes it (``take(_:)``) or a close does.
+  mutating func forget(_ key: LoadKey) -> Int? {
+    numbersOfCached.removeValue(forKey: key)
+  }
+
+  /// Takes the teardowns recorded under `numbers` that are still owed, in the order they were
+  /// recorded, for a renewal to run: a close of the branch waits for them (``runningForRenewals``).
+  mutating func take(_ numbers: [Int]) -> [PendingTeardown] {
+    let taken = numbers.sorted().compactMap { owed.remove($0) }
+    if !taken.isEmpty { runningForRenewals += 1 }
+    return taken
+  }
+
+  /// The teardowns a renewal took ran.
+  ///
+  /// - Returns: The closes to resume, once no renewal's teardown runs here.
+  mutating func takenRan() -> [CheckedContinuation<Void, Never>] {
+    runningForRenewals -= 1
+    guard runningForRenewals == 0 else { return [] }
+    defer { closesWaitingForRenewals = [] }
+    return closesWaitingForRenewals
+  }
+
+  /// Takes every teardown owed, for a close, in the order the instances were cached.
+  mutating func takeAll() -> [PendingTeardown] {
+    numbersOfCached = [:]
+    return owed.removeAll()
   }
 }

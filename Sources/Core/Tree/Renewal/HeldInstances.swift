@@ -19,23 +19,8 @@ struct HeldInstances {
   /// says so in its unit's word.)
   var relocated: Set<LoadKey> = []
   /// The cached instances (in place or held) whose loads received others, in the order they were
-  /// cached.
-  var records: [LoadRecord] = []
-  /// How many teardowns of instances renewals forgot here have not run yet: a close waits for
-  /// them, so that every instance is torn down when it returns.
-  var renewalTeardownsLeft = 0
-  /// The closes waiting for those teardowns.
-  var closesWaitingForRenewals: [CheckedContinuation<Void, Never>] = []
-
-  /// A renewal's teardown of an instance forgotten here ran.
-  ///
-  /// - Returns: The closes to resume, once none is left.
-  mutating func renewalTeardownRan() -> [CheckedContinuation<Void, Never>] {
-    renewalTeardownsLeft -= 1
-    guard renewalTeardownsLeft == 0 else { return [] }
-    defer { closesWaitingForRenewals = [] }
-    return closesWaitingForRenewals
-  }
+  /// cached, by key.
+  var records = OrderedTable<LoadKey, LoadRecord>()
 
   /// What a lookup of a held instance found.
   enum Lookup {
@@ -57,11 +42,6 @@ struct HeldInstances {
 
   /// Records that the instance just cached under `key` was built from `dependencies`, if any.
   mutating func record(_ key: LoadKey, dependencies: [Dependency]) {
-    if !dependencies.isEmpty { records.append(LoadRecord(key: key, dependencies: dependencies)) }
-  }
-
-  /// Lets go of the record of the instance cached under `key`, if it has one.
-  mutating func removeRecord(of key: LoadKey) {
-    if let index = records.firstIndex(where: { $0.key == key }) { records.remove(at: index) }
+    if !dependencies.isEmpty { records.append(LoadRecord(key: key, dependencies: dependencies), for: key) }
   }
 }

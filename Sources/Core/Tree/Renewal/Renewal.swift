@@ -1,10 +1,14 @@
 /// One renewal: the instances it forgot, in the order it forgot them (each after what it was built
-/// from), and the epoch of the pass that forgot each.
+/// from), the epoch of the pass that forgot each, and the closing branches that hold instances built
+/// from them.
 struct Renewal {
   private(set) var forgotten: [ForgottenInstance]
   /// When each forgotten instance was forgotten: the epoch its pass ended at, or `.max` while the
   /// pass runs (any request may then have received it).
   private var epochs: [CachedInstance: UInt64]
+  /// Closing branches that hold instances built from forgotten ones: their close tears those down,
+  /// and the renewal tears down what they were built from after it.
+  private var closingWithDependents: [ObjectIdentifier: Branch] = [:]
 
   init(_ target: ForgottenInstance) {
     forgotten = [target]
@@ -22,26 +26,26 @@ struct Renewal {
   }
 
   /// Forgets, in `branches` (parents first), every cached instance whose load received one this
-  /// renewal forgot, directly or through others: one pass.
+  /// renewal forgot, directly or through others: one pass. A closing branch's are left to its close.
   ///
   /// - Returns: Whether another pass is needed, after the loads in flight end: this one forgot
   ///   instances, or found one whose load is still caching it.
-  @discardableResult
   mutating func forgetDependents(in branches: [Branch]) -> Bool {
     let count = forgotten.count
     var isCaching = false
-    // A closing branch tears its own instances down.
-    for branch in branches where !branch.isClosed {
+    for branch in branches {
       // In the order they were cached: an instance comes after those it was built from.
-      let records = branch.existingState?.withLock { $0.held.records } ?? []
+      let records = branch.existingState?.withLock { $0.held.records.values } ?? []
       for record in records where record.dependencies.contains(where: isStale) {
-        // A load records what it received just before it publishes the instance.
-        guard let instance = ForgottenInstance(forgetting: record.key, in: branch) else {
+        if branch.isClosed {
+          closingWithDependents[ObjectIdentifier(branch)] = branch
+        } else if let instance = ForgottenInstance(forgetting: record.key, in: branch) {
+          forgotten.append(instance)
+          epochs[instance.instance] = .max
+        } else {
+          // A load records what it received just before it publishes the instance.
           isCaching = true
-          continue
         }
-        forgotten.append(instance)
-        epochs[instance.instance] = .max
       }
     }
     if forgotten.count > count { endPass() }
@@ -82,19 +86,22 @@ extension Renewal {
     let key = LoadKey(feature, context: context)
     return try await branch.definition.renewals.inTurn {
       if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
+      // A load in flight began before this refresh: what it caches is renewed too. A load never
+      // waits for a refresh, so this wait ends.
+      await owner.loadInFlight(of: key)?.ended()
       guard let target = ForgottenInstance(forgetting: key, in: owner) else { return [] }
-      let renewal = await Renewal(target).end(through: Subtree(openFrom: owner), cause: .refresh(location))
+      let renewal = await Renewal(target).end(through: Subtree(from: owner), cause: .refresh(location))
       if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
       return renewal.renewed
     }
   }
 
   /// Renews an expired instance held in `branch` under `key`, which a request let go of and now
-  /// loads anew: its dependents are forgotten at once, and the teardowns run in a task of their
-  /// own, whose failures are reported.
+  /// loads anew. The request pays for that one instance: its dependents are forgotten, and the
+  /// teardowns run, in a task of their own, whose failures are reported.
   static func renewExpired(_ key: LoadKey, in branch: Branch) {
     guard let target = ForgottenInstance(forgetting: key, in: branch, isLetGo: true) else { return }
-    var renewal = Renewal(target)
+    let renewal = Renewal(target)
     // The request that found it expired receives the new instance: a cacheable it loads for is
     // built on that one, not on the expired one.
     let renewed = RenewedByRequest(instance: target.instance, epoch: renewal.targetEpoch)
@@ -104,10 +111,8 @@ extension Renewal {
     } else {
       _ = AsyncFrame.currentIfAny?.load.note(renewed)
     }
-    let subtree = Subtree(openFrom: branch)
-    renewal.forgetDependents(in: subtree.branches)
     _ = LifecycleWork.detachedFromLoads {
-      let ended = await renewal.end(through: subtree, cause: .expired)
+      let ended = await renewal.end(through: Subtree(from: branch), cause: .expired)
       guard !ended.failures.isEmpty else { return }
       IssueReporting.report(
         Diagnostic(describing: TeardownFailed(ended.failures, renewing: branch.path, at: nil)), severity: .failure)
@@ -125,41 +130,69 @@ extension Renewal {
         for load in branch.loadsInFlight() { await load.ended() }
       }
     } while forgetDependents(in: subtree.branches)
-    let forgotten = forgotten
+    let (forgotten, closing) = (forgotten, closingWithDependents)
     // In a task of its own, which nobody cancels: a teardown never starts cancelled.
     let failures = await LifecycleWork.detachedFromLoads {
-      var failures: [TeardownFailed.Failure] = []
-      for forgotten in forgotten.reversed() {
-        if let teardown = forgotten.teardown, let failure = await teardown.run(in: forgotten.branch) {
-          failures.append(failure)
-        }
-        forgotten.teardownRan()
-      }
-      return failures
+      await Self.tearDown(forgotten, in: subtree, after: closing)
     }.value
     let renewed = forgotten.reversed().map(RenewedInstance.init)
     subtree.branches[0].definition.observer?.renewed(
       RenewalEvent(cause: cause, renewed: renewed, start: start, duration: .now - start, failures: failures.count))
     return Ended(renewed: renewed, failures: failures)
   }
+
+  /// Tears down `forgotten` branch by branch, each after the branches below it, in each newest
+  /// first: an instance after every instance built from it. A closing branch's own close tears down
+  /// what the renewal forgot there, in its order, and the renewal goes on above it once that close
+  /// ended; so does a branch in `closing`, which holds instances built from forgotten ones.
+  ///
+  /// No close waits for a renewal: a close runs the teardowns left owed in its branch, and waits only
+  /// for those a renewal took from it while it was open, which run without waiting for anything.
+  private static func tearDown(
+    _ forgotten: [ForgottenInstance], in subtree: Subtree, after closing: [ObjectIdentifier: Branch]
+  ) async -> [TeardownFailed.Failure] {
+    var numbers: [ObjectIdentifier: [Int]] = [:]
+    for instance in forgotten {
+      if let number = instance.teardownNumber { numbers[ObjectIdentifier(instance.branch), default: []].append(number) }
+    }
+    var failures: [TeardownFailed.Failure] = []
+    for branch in subtree.branches.reversed() {
+      let id = ObjectIdentifier(branch)
+      guard numbers[id] != nil || closing[id] != nil else { continue }
+      let taken = branch.state.withLock { state in
+        state.lifecycle.isClosed ? nil : state.teardowns.take(numbers[id] ?? [])
+      }
+      guard let taken else {
+        _ = await CloseRemainder.outcomeOfFirstClose(of: branch)
+        continue
+      }
+      guard !taken.isEmpty else { continue }
+      for teardown in taken.reversed() {
+        if let failure = await teardown.run(in: branch) { failures.append(failure) }
+      }
+      for close in branch.state.withLock({ $0.teardowns.takenRan() }) { close.resume() }
+    }
+    return failures
+  }
 }
 
-/// A cached instance a renewal let go of: where it was, what loaded it, and the teardown the
-/// renewal runs for it instead of its branch's close.
+/// A cached instance a renewal let go of: where it was, what loaded it, and the number its teardown
+/// is owed under in its branch, if it has one.
 struct ForgottenInstance: @unchecked Sendable {
   // Sendable: immutable.
   let instance: CachedInstance
-  /// The branch that cached it, kept alive until its teardown ran.
+  /// The branch that cached it, kept alive until the renewal ends.
   let branch: Branch
   let registration: Registration
   /// The instance's context, for a multiton.
   let context: ContextKey?
-  let teardown: PendingTeardown?
+  let teardownNumber: Int?
 }
 
 extension ForgottenInstance {
   /// Lets go of the instance `branch` caches under `key`, if there is one: from then on no request
-  /// receives it, and the next one loads the feature anew. Its teardown is the renewal's to run.
+  /// receives it, and the next one loads the feature anew. Its teardown stays owed in the branch,
+  /// for the renewal or the branch's close to run.
   ///
   /// - Parameter isLetGo: Whether a lookup let go of the held instance already (it expired).
   init?(forgetting key: LoadKey, in branch: Branch, isLetGo: Bool = false) {
@@ -168,7 +201,7 @@ extension ForgottenInstance {
     else { return nil }
     branch.makePathIfTethered()
     let unit = entry.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) }
-    let teardown = branch.state.withLock { state -> PendingTeardown?? in
+    let teardownNumber = branch.state.withLock { state -> Int?? in
       // Held already (it expires, was renewed before, or a lookup let it go as it expired)?
       var found = isLetGo || state.held.instances.removeValue(forKey: key) != nil
       if !found {
@@ -189,22 +222,12 @@ extension ForgottenInstance {
         }
       }
       guard found else { return nil }
-      state.held.removeRecord(of: key)
-      // Until the renewal ran it (``ForgottenInstance/teardownRan()``), a close of the branch waits.
-      state.held.renewalTeardownsLeft += 1
-      return .some(state.teardowns.firstIndex { $0.key == key }.map { state.teardowns.remove(at: $0) })
+      state.held.records.remove(key)
+      return .some(state.teardowns.forget(key))
     }
-    guard let teardown else { return nil }
+    guard let teardownNumber else { return nil }
     self.init(
       instance: CachedInstance(branch: ObjectIdentifier(branch), key: key), branch: branch,
-      registration: entry.binding.object.registration, context: key.context, teardown: teardown)
-  }
-}
-
-extension ForgottenInstance {
-  /// Counts down the teardowns renewals still owe the branch, and resumes the closes waiting for
-  /// them once none is left.
-  func teardownRan() {
-    for close in branch.state.withLock({ $0.held.renewalTeardownRan() }) { close.resume() }
+      registration: entry.binding.object.registration, context: key.context, teardownNumber: teardownNumber)
   }
 }

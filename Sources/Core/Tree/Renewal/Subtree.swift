@@ -1,25 +1,25 @@
-/// A branch and its open descendants, parents first, held while a renewal runs through them.
+/// A branch and its descendants, parents first, held while a renewal runs: the open ones, with
+/// their open descendants, and the closing ones, whose close the renewal may wait for.
 final class Subtree: @unchecked Sendable {
   // Sendable: immutable.
   let branches: [Branch]
-  /// The descendants this subtree holds, released with it.
   private let holds: [Branch]
 
-  /// `branch` and its descendants that are open now; a closing branch tears its instances down
-  /// itself.
-  init(openFrom branch: Branch) {
+  init(from branch: Branch) {
     var branches: [Branch] = [branch]
     var holds: [Branch] = []
     var index = 0
     while index < branches.count {
       let parent = branches[index]
       index += 1
+      // A closing branch's descendants close with it.
+      guard !parent.isClosed || index == 1 else { continue }
       var children: [Branch] = []
       parent.anchor.borrow { anchor in
         guard anchor.hasChildren else { return }
         anchor.withChildren {
           anchor.forEachChild { child in
-            if !child.isClosed, let held = child.anchor.borrow({ $0.holdIfAlive() }) { children.append(held) }
+            if let held = child.anchor.borrow({ $0.holdIfAlive() }) { children.append(held) }
           }
         }
       }
