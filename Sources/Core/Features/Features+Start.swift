@@ -11,7 +11,8 @@ extension Features {
   ///
   /// A start fails whole: when a load or a work fails or passes its time limit, `start` throws one
   /// diagnostic listing every failure with its path, and closes the branch, so that what had
-  /// started is torn down, in reverse dependency order.
+  /// started is torn down, in reverse dependency order. A load past its limit ends the start: the
+  /// eager loads still running then (one that waits for it, say) are reported, not waited for.
   ///
   /// ```swift
   /// let root = FeaturesRoot { registry in
@@ -32,8 +33,8 @@ extension Features {
   /// ``LifecycleWorkReentered`` at once.
   ///
   /// - Returns: What the start ran, each step with its duration, for a log.
-  /// - Throws: ``FeaturesStartFailed``; ``FeaturesClosed`` when the branch is closed;
-  ///   ``LifecycleWorkReentered`` from lifecycle work.
+  /// - Throws: ``FeaturesStartFailed``; ``FeaturesClosed`` when the branch is closed, also by a
+  ///   close that raced the start; ``LifecycleWorkReentered`` from lifecycle work.
   @discardableResult
   public func start(
     timeout: Duration? = nil, file: StaticString = #fileID, line: UInt = #line,

@@ -78,10 +78,10 @@ struct PendingTeardown: Sendable {
       let run: @Sendable () async throws -> Void = {
         try await LifecycleWork.$current.withValue(work) { try await body() }
       }
-      guard let outcome = await TimeLimit.run(within: limit, on: branch.definition.renewals, run) else {
-        throw TeardownTimedOut(limit: limit ?? .zero)
+      switch await TimeLimit.run(within: limit, on: branch.definition.renewals, run) {
+      case .finished(let outcome): try outcome.get()
+      case .timedOut, .stopped: throw TeardownTimedOut(limit: limit ?? .zero)
       }
-      try outcome.get()
     } catch {
       failure = error
     }

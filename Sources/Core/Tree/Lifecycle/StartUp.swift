@@ -21,11 +21,17 @@ struct StartUp {
     let deadline = timeout.map { clock.now() + $0 }
     let eager = branch.definition.bindings.filter(\.lifecycle.isEager)
     var steps: [StartEvent.Step] = []
-    await withTaskGroup(of: StartEvent.Step.self) { group in
+    // A load past its limit fails the start: the loads still running then (one that waits for it,
+    // say) are not waited for either.
+    let stop = TimeLimit.Stop()
+    await withTaskGroup(of: (StartEvent.Step, timedOut: Bool).self) { group in
       for binding in eager {
-        group.addTask { await load(binding, before: deadline) }
+        group.addTask { await load(binding, before: deadline, until: stop) }
       }
-      for await step in group { steps.append(step) }
+      for await (step, timedOut) in group {
+        steps.append(step)
+        if timedOut { stop.stop(because: "\(step.feature ?? step.name) passed its limit") }
+      }
     }
     steps.sort { $0.start < $1.start }
     if steps.allSatisfy({ $0.failure == nil }) {
@@ -52,7 +58,11 @@ struct StartUp {
   }
 
   /// Loads the eager feature of `binding`, within its time limit and what is left of the start's.
-  private func load(_ binding: Binding, before deadline: Duration?) async -> StartEvent.Step {
+  ///
+  /// - Returns: The step, and whether it passed its limit.
+  private func load(_ binding: Binding, before deadline: Duration?, until stop: TimeLimit.Stop) async
+    -> (StartEvent.Step, timedOut: Bool)
+  {
     let registration = binding.registration
     let feature = "\(registration.feature)"
     let began = ContinuousClock.now
@@ -62,7 +72,8 @@ struct StartUp {
     }
     switch registration.lifetime {
     case .cacheable: break
-    case .static, .disposable, .cacheablePerContext: return step(failure: FeaturesStartFailed.notEager(binding))
+    case .static, .disposable, .cacheablePerContext:
+      return (step(failure: FeaturesStartFailed.notEager(binding)), false)
     }
     let features = features
     let location = binding.site
@@ -70,19 +81,26 @@ struct StartUp {
       try await Self.request(registration.feature, from: features, at: location)
     }
     let limit = limit(binding.lifecycle.startTimeLimit, before: deadline)
-    switch await TimeLimit.run(within: limit, on: clock, request) {
-    case .success: return step(failure: nil)
-    case .failure(let error): return step(failure: Diagnostic(describing: error))
-    case nil:
+    let implementation = Diagnostic.Implementation(name: registration.implementation, location: binding.site)
+    switch await TimeLimit.run(within: limit, on: clock, until: stop, request) {
+    case .finished(.success): return (step(failure: nil), false)
+    case .finished(.failure(let error)): return (step(failure: Diagnostic(describing: error)), false)
+    case .stopped(let reason):
+      var failure = Diagnostic(
+        kind: FeaturesStartFailed.timedOutKind, message: "\(feature) was still loading when \(reason)",
+        path: ["start()", feature].map { Diagnostic.PathStep(feature: $0) },
+        fix: "\(registration.implementation) may wait for what passed its limit: fix that one first")
+      failure.implementation = implementation
+      return (step(failure: failure), false)
+    case .timedOut:
       let limit = limit ?? .zero  // only a limit passes
       let longer =
         binding.lifecycle.startTimeLimit == limit
         ? "give it a longer startTimeLimit" : "give the start a longer timeout"
-      return step(
-        failure: FeaturesStartFailed.timedOut(
-          feature, path: ["start()", feature], limit: limit,
-          implementation: .init(name: registration.implementation, location: binding.site),
-          fix: "find what \(registration.implementation) waits for, or \(longer)"))
+      let failure = FeaturesStartFailed.timedOut(
+        feature, path: ["start()", feature], limit: limit, implementation: implementation,
+        fix: "find what \(registration.implementation) waits for, or \(longer)")
+      return (step(failure: failure), true)
     }
   }
 
@@ -97,9 +115,9 @@ struct StartUp {
     let limit = limit(work.timeLimit, before: deadline)
     var failure: Diagnostic?
     switch await TimeLimit.run(within: limit, on: clock, run) {
-    case .success: break
-    case .failure(let error): failure = Diagnostic(describing: error)
-    case nil:
+    case .finished(.success): break
+    case .finished(.failure(let error)): failure = Diagnostic(describing: error)
+    case .timedOut, .stopped:
       failure = FeaturesStartFailed.timedOut(
         "the work before serving named at \(work.site)", path: ["start()", "before serving"], limit: limit ?? .zero,
         implementation: nil, fix: "find what the work waits for, or give it a longer time limit")
@@ -178,6 +196,9 @@ extension StartUp {
       outcome = await Task { await startUp.run() }.value
       for waiter in branch.state.withLock({ $0.start.finish(outcome) }) { waiter.resume(returning: outcome) }
     }
-    return try outcome.get()
+    let event = try outcome.get()
+    // A close that raced the start tears down what it started: the branch does not serve.
+    if branch.isClosed { throw FeaturesClosed(.using("start()"), through: branch, requestedAt: location) }
+    return event
   }
 }
