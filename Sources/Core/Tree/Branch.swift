@@ -101,8 +101,8 @@ package final class Branch: @unchecked Sendable {
   struct State {
     /// The loads in flight that requests or closes wait for: see ``LoadTable``.
     var loads = LoadTable<LoadKey, any LoadInFlight>()
-    /// Whether the branch's start ran, and how it ended.
-    var start = BranchStart<CheckedContinuation<StartUp.Outcome, Never>, StartUp.Outcome>()
+    /// The branch's start, once one began: every caller of `start()` awaits its outcome.
+    var start: Task<StartUp.Outcome, Never>?
     /// Open, closing or closed: who closed the branch, the closes waiting for the outcome, and
     /// the outcome (see ``Branch/isClosed``).
     var lifecycle = BranchLifecycle<CheckedContinuation<[TeardownFailed.Failure], Never>, [TeardownFailed.Failure]>()

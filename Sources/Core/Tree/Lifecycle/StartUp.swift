@@ -162,8 +162,8 @@ struct StartUp {
 }
 
 extension StartUp {
-  /// Starts `branch` once, however many callers ask: the first runs the start (in a task of its
-  /// own, so that no caller's cancellation cuts it short), the others wait for its outcome.
+  /// Starts `branch` once, however many callers ask: the first starts it in a task of its own (no
+  /// caller's cancellation cuts it short), and every caller awaits its outcome.
   ///
   /// - Parameter features: The branch's features, which the start's loads request through.
   /// - Returns: The start that ran.
@@ -175,27 +175,18 @@ extension StartUp {
     if let work = LifecycleWork.running {
       throw LifecycleWorkReentered("start()", action: "start the branch", inside: work, at: location)
     }
-    // A start that ended answers with its outcome, even once the branch closed (as a failed start
-    // closes it); a closed branch does not begin one.
-    let action = branch.state.withLock { state -> BranchStart<CheckedContinuation<Outcome, Never>, Outcome>.Action? in
-      if case .notStarted = state.start.state, branch.isClosed { return nil }
-      return state.start.start()
-    }
-    let outcome: StartUp.Outcome
-    switch action {
-    case nil:
-      throw FeaturesClosed(.using("start()"), through: branch, requestedAt: location)
-    case .ended(let ended)?:
-      outcome = ended
-    case .wait?:
-      outcome = await withCheckedContinuation { continuation in
-        if let ended = branch.state.withLock({ $0.start.wait(continuation) }) { continuation.resume(returning: ended) }
-      }
-    case .run?:
+    // One start runs, in a task of its own, which every caller awaits; one that ended answers with
+    // its outcome, even once the branch closed (as a failed start closes it). A closed branch does
+    // not begin one.
+    let start = branch.state.withLock { state -> Task<Outcome, Never>? in
+      if let start = state.start { return start }
+      guard !branch.isClosed else { return nil }
       let startUp = StartUp(branch: branch, features: features, timeout: timeout, site: location)
-      outcome = await Task { await startUp.run() }.value
-      for waiter in branch.state.withLock({ $0.start.finish(outcome) }) { waiter.resume(returning: outcome) }
+      state.start = Task { await startUp.run() }
+      return state.start
     }
+    guard let start else { throw FeaturesClosed(.using("start()"), through: branch, requestedAt: location) }
+    let outcome = await start.value
     let event = try outcome.get()
     // A close that raced the start tears down what it started: the branch does not serve.
     if branch.isClosed { throw FeaturesClosed(.using("start()"), through: branch, requestedAt: location) }

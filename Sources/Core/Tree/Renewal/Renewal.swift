@@ -36,17 +36,19 @@ struct Renewal {
     for branch in branches {
       // In the order they were cached: an instance comes after those it was built from.
       let records = branch.existingState?.withLock { $0.held.records.values } ?? []
-      for record in records where record.dependencies.contains(where: isStale) {
-        if branch.isClosed {
-          closingWithDependents[ObjectIdentifier(branch)] = branch
-        } else if let instance = ForgottenInstance(forgetting: record.key, in: branch) {
-          forgotten.append(instance)
-          epochs[instance.instance] = .max
-        } else {
-          // A load records what it received just before it publishes the instance.
-          isCaching = true
-        }
+      let stale = records.filter { $0.dependencies.contains(where: isStale) }
+      guard !stale.isEmpty else { continue }
+      if branch.isClosed {
+        closingWithDependents[ObjectIdentifier(branch)] = branch
+        continue
       }
+      let found = ForgottenInstance.forgetting(stale.map(\.key), in: branch)
+      for instance in found {
+        forgotten.append(instance)
+        epochs[instance.instance] = .max
+      }
+      // A load records what it received just before it publishes the instance.
+      if found.count < stale.count { isCaching = true }
     }
     if forgotten.count > count { endPass() }
     return forgotten.count > count || isCaching
@@ -196,38 +198,61 @@ extension ForgottenInstance {
   ///
   /// - Parameter isLetGo: Whether a lookup let go of the held instance already (it expired).
   init?(forgetting key: LoadKey, in branch: Branch, isLetGo: Bool = false) {
-    guard let entry = branch.table.entry(for: key.tableKey)?.pointer.pointee, entry.depth == 0,
-      entry.keeping.isCached
-    else { return nil }
+    guard let forgotten = Self.forgetting([key], in: branch, isLetGo: isLetGo).first else { return nil }
+    self = forgotten
+  }
+
+  /// Lets go of the instances `branch` caches under `keys`, those it has, in one critical section:
+  /// a multiton's table is rebuilt once for all its contexts.
+  ///
+  /// - Returns: The instances let go of, in the order of `keys`.
+  static func forgetting(_ keys: [LoadKey], in branch: Branch, isLetGo: Bool = false) -> [ForgottenInstance] {
+    let entries = keys.map { key in
+      (branch.table.entry(for: key.tableKey)?.pointer.pointee).flatMap { entry in
+        entry.depth == 0 && entry.keeping.isCached ? entry : nil
+      }
+    }
+    guard entries.contains(where: { $0 != nil }) else { return [] }
     branch.makePathIfTethered()
-    let unit = entry.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) }
-    let teardownNumber = branch.state.withLock { state -> Int?? in
+    let units = entries.map { entry in entry?.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) } }
+    let numbers = branch.state.withLock { state -> [Int?]? in
       // Held already (it expires, was renewed before, or a lookup let it go as it expired)?
-      var found = isLetGo || state.held.instances.removeValue(forKey: key) != nil
-      if !found {
-        switch entry.keeping {
-        case .inPlace:
+      var found = keys.map { isLetGo || state.held.instances.removeValue(forKey: $0) != nil }
+      var contextsByMultiton: [ObjectIdentifier: (multiton: any RenewableMultiton, contexts: Set<ContextKey>)] = [:]
+      for (index, key) in keys.enumerated() where !found[index] {
+        switch entries[index]?.keeping {
+        case .inPlace?:
           // Its bytes stay for readers still copying them; its later instances are held here.
-          found = unit?.state.relocate() == true
-        case .perContext:
+          found[index] = units[index]?.state.relocate() == true
+        case .perContext?:
           // It leaves the multiton's lock-free table; its later instances are held here.
-          if let multiton = unit?.state.anyMultiton as? any RenewableMultiton, let context = key.context,
-            multiton.retire(context)
-          {
-            state.held.relocated.insert(key)
-            found = true
+          if let multiton = units[index]?.state.anyMultiton as? any RenewableMultiton, let context = key.context {
+            contextsByMultiton[ObjectIdentifier(multiton), default: (multiton, [])].contexts.insert(context)
           }
-        case .held, .nowhere:
+        case .held?, .nowhere?, nil:
           break
         }
       }
-      guard found else { return nil }
-      state.held.records.remove(key)
-      return .some(state.teardowns.forget(key))
+      var retired: Set<ContextKey> = []
+      for (multiton, contexts) in contextsByMultiton.values { retired.formUnion(multiton.retire(contexts)) }
+      for (index, key) in keys.enumerated() where !found[index] {
+        if let context = key.context, retired.contains(context) {
+          state.held.relocated.insert(key)
+          found[index] = true
+        }
+      }
+      return keys.indices.map { index in
+        guard found[index] else { return nil }
+        state.held.records.remove(keys[index])
+        return state.teardowns.forget(keys[index]) ?? -1
+      }
     }
-    guard let teardownNumber else { return nil }
-    self.init(
-      instance: CachedInstance(branch: ObjectIdentifier(branch), key: key), branch: branch,
-      registration: entry.binding.object.registration, context: key.context, teardownNumber: teardownNumber)
+    return keys.indices.compactMap { index in
+      guard let number = numbers?[index], let entry = entries[index] else { return nil }
+      return ForgottenInstance(
+        instance: CachedInstance(branch: ObjectIdentifier(branch), key: keys[index]), branch: branch,
+        registration: entry.binding.object.registration, context: keys[index].context,
+        teardownNumber: number < 0 ? nil : number)
+    }
   }
 }

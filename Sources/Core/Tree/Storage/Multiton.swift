@@ -99,25 +99,31 @@ final class Multiton<F: Feature>: @unchecked Sendable {
     table.store(grown)
   }
 
-  /// Takes the entry of `context` out of the table, if it is there: call under the branch's lock, in
-  /// which a renewal forgets its instance.
+  /// Takes the entries of `contexts` out of the table, those that are there: call under the
+  /// branch's lock, in which a renewal forgets their instances. One new table for them all, so a
+  /// renewal costs time in proportion to the entries, not their square.
   ///
-  /// - Returns: Whether it was there.
-  func retire(_ context: ContextKey) -> Bool {
+  /// - Returns: The contexts that were there.
+  func retire(_ contexts: Set<ContextKey>) -> Set<ContextKey> {
     lock.withLock { state in
-      // A cacheable's Context is Hashable.
-      guard let index = state.entries.firstIndex(where: { ($0.context as! AnyHashable) == context.value }) else {
-        return false
+      var retired: Set<ContextKey> = []
+      state.entries.removeAll { entry in
+        // A cacheable's Context is Hashable.
+        let key = ContextKey(entry.context as! AnyHashable)
+        guard contexts.contains(key) else { return false }
+        retired.insert(key)
+        state.retired.append(entry)
+        return true
       }
-      state.retired.append(state.entries.remove(at: index))
+      guard !retired.isEmpty else { return [] }
       state.hasRetired = true
-      // A table without it, published once it holds every other entry.
+      // A table without them, published once it holds every other entry.
       let current = state.tables[state.tables.count - 1]
       let rebuilt = Table(capacity: current.mask + 1)
       for existing in state.entries { Self.place(existing, in: rebuilt) }
       state.tables.append(rebuilt)
       table.store(rebuilt)
-      return true
+      return retired
     }
   }
 
@@ -156,11 +162,11 @@ struct ContextHashing<Context>: Sendable {
 
 /// A multiton of any feature, as a renewal sees it.
 protocol RenewableMultiton: AnyObject {
-  /// Takes the entry of `context` out of the lock-free table, if it is there: call under the
-  /// branch's lock.
+  /// Takes the entries of `contexts` out of the lock-free table, those that are there: call under
+  /// the branch's lock.
   ///
-  /// - Returns: Whether it was there.
-  func retire(_ context: ContextKey) -> Bool
+  /// - Returns: The contexts that were there.
+  func retire(_ contexts: Set<ContextKey>) -> Set<ContextKey>
 }
 
 extension Multiton: RenewableMultiton {}
