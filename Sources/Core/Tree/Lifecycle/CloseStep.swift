@@ -1,9 +1,7 @@
 /// One branch of a close's plan: a branch the close holds, and the steps of its open children,
 /// newest first, which close before it.
 @usableFromInline
-struct CloseStep: @unchecked Sendable {
-  // Sendable: built under the branches' locks before the close runs, read only afterwards by the
-  // one task that runs the close.
+struct CloseStep: Sendable {
   let branch: Branch
   /// Whether this close runs the branch's teardowns; `false` when another close of it started
   /// first, whose outcome this one waits for.

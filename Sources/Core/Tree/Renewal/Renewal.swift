@@ -180,8 +180,7 @@ extension Renewal {
 
 /// A cached instance a renewal let go of: where it was, what loaded it, and the number its teardown
 /// is owed under in its branch, if it has one.
-struct ForgottenInstance: @unchecked Sendable {
-  // Sendable: immutable.
+struct ForgottenInstance: Sendable {
   let instance: CachedInstance
   /// The branch that cached it, kept alive until the renewal ends.
   let branch: Branch

@@ -1,7 +1,6 @@
 /// A branch and its descendants, parents first, held while a renewal runs: the open ones, with
 /// their open descendants, and the closing ones, whose close the renewal may wait for.
-final class Subtree: @unchecked Sendable {
-  // Sendable: immutable.
+final class Subtree: Sendable {
   let branches: [Branch]
   private let holds: [Branch]
 
