@@ -84,7 +84,9 @@ struct FeatureMembers {
         replacing: Syntax(binding),
         with: Syntax(
           binding.with(\.pattern, binding.pattern.trimmed).with(
-            \.typeAnnotation, TypeAnnotationSyntax(type: TypeSyntax("<#Type#>")).with(\.trailingTrivia, .space))))
+            \.typeAnnotation,
+            TypeAnnotationSyntax(colon: .colonToken(trailingTrivia: .space), type: TypeSyntax("<#Type#>")).with(
+              \.trailingTrivia, .space))))
       return
     }
     if let closure = ClosureShape(type) {
