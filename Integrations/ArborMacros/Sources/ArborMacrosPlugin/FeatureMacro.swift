@@ -12,6 +12,15 @@ import SwiftSyntaxMacros
 /// the struct's access level. The generated code names only `Arbor`, qualified, so it needs no
 /// import of its own and cannot pick up another module's `unimplemented`.
 public enum FeatureMacro: MemberMacro {
+  /// The initialiser and, unless the struct declares its own, the placeholder; nothing, after
+  /// diagnosing it, for a member the macro cannot expand.
+  ///
+  /// - Parameters:
+  ///   - node: The `@Feature` attribute.
+  ///   - declaration: The declaration it is attached to: a feature struct.
+  ///   - protocols: Unused: the macro adds no conformance.
+  ///   - context: Where diagnostics go, and where the members' lines come from.
+  /// - Returns: The members to add to the struct.
   public static func expansion(
     of node: AttributeSyntax,
     providingMembersOf declaration: some DeclGroupSyntax,
