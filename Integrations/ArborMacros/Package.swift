@@ -18,7 +18,7 @@ let package = Package(
   dependencies: [
     .package(name: "Arbor", path: "../.."),
     // Every swift-syntax the macro builds with: 600 (Swift 6.0) to 603. The expansion tests pin the
-    // text that 603's test support prints (600's formats expansions and locates members differently).
+    // text that 602's and 603's test support print (600's formats and locates members differently).
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
   ],
   targets: [
