@@ -26,7 +26,8 @@ import Arbor
 /// ```
 ///
 /// When the struct declares `static var placeholder` itself, the macro generates only the
-/// initialiser. A member the macro cannot expand (a typealiased closure type, an `inout` parameter,
+/// initialiser; when it declares the memberwise initialiser (its members as parameters, in order),
+/// only the placeholder. A member the macro cannot expand (a typealiased closure type, an `inout` parameter,
 /// a member inside `#if`, ...) is an error that says what to write instead.
 @attached(member, names: named(init), named(placeholder))
 public macro Feature() = #externalMacro(module: "ArborMacrosPlugin", type: "FeatureMacro")

@@ -12,7 +12,7 @@ import SwiftSyntaxMacros
 /// the struct's access level. The generated code names only `Arbor`, qualified, so it needs no
 /// import of its own and cannot pick up another module's `unimplemented`.
 public enum FeatureMacro: MemberMacro {
-  /// The initialiser and, unless the struct declares its own, the placeholder; nothing, after
+  /// The initialiser and the placeholder, each unless the struct declares its own; nothing, after
   /// diagnosing it, for a member the macro cannot expand.
   ///
   /// - Parameters:
@@ -51,7 +51,9 @@ public enum FeatureMacro: MemberMacro {
     guard !members.hasErrors else { return [] }
 
     let access = accessModifier(of: feature)
-    var generated = [initialiser(of: members.members, access: access)]
+    let labels = members.members.map(\.name.trimmingBackticks)
+    let writesOwnInitialiser = feature.memberBlock.members.contains { declaresInitialiser($0.decl, labels: labels) }
+    var generated = writesOwnInitialiser ? [] : [initialiser(of: members.members, access: access)]
     if !writesOwnPlaceholder {
       generated.append(placeholder(of: members.members, access: access))
     }
@@ -90,6 +92,13 @@ public enum FeatureMacro: MemberMacro {
     return feature.inheritanceClause?.tokens(viewMode: .sourceAccurate).contains { token in
       lifetimes.contains(token.text)
     } ?? false
+  }
+
+  /// Whether `decl` is an initialiser whose parameters are the members, in order: the struct's own
+  /// memberwise initialiser.
+  private static func declaresInitialiser(_ decl: DeclSyntax, labels: [String]) -> Bool {
+    guard let initialiser = decl.as(InitializerDeclSyntax.self) else { return false }
+    return initialiser.signature.parameterClause.parameters.map(\.firstName.text.trimmingBackticks) == labels
   }
 
   /// Whether `decl` is the struct's own `static var placeholder` (or `static let`).

@@ -211,7 +211,7 @@ struct FeatureMembers {
 
 extension String {
   /// The name without the backticks that let a keyword be one: `default` for `` `default` ``.
-  fileprivate var trimmingBackticks: String {
+  var trimmingBackticks: String {
     hasPrefix("`") && hasSuffix("`") && count > 1 ? String(dropFirst().dropLast()) : self
   }
 }

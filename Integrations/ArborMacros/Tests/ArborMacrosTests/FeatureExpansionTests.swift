@@ -509,6 +509,56 @@ import Testing
         """)
   }
 
+  @Test func aStructThatWritesItsInitialiserGetsOnlyThePlaceholder() {
+    // An initialiser with other parameters is not the memberwise one: the macro still writes that.
+    expectExpansion(
+      """
+      @Feature
+      public struct Printer: DisposableFeature {
+        public var print: @Sendable (String) -> Void
+        public init(print: @escaping @Sendable (String) -> Void) { self.print = print }
+      }
+      @Feature
+      struct Greeter: DisposableFeature {
+        var greet: @Sendable () -> Void
+        init(greeting: String) { self.greet = { Swift.print(greeting) } }
+      }
+      """,
+      expandedSource: """
+        public struct Printer: DisposableFeature {
+          public var print: @Sendable (String) -> Void
+          public init(print: @escaping @Sendable (String) -> Void) { self.print = print }
+
+          /// The feature with every member unimplemented: calling one reports it, and a test patches the
+          /// members it uses.
+          public static var placeholder: Self {
+            Self(
+              print: Arbor.unimplemented("Printer.print", line: 3)
+            )
+          }
+        }
+        struct Greeter: DisposableFeature {
+          var greet: @Sendable () -> Void
+          init(greeting: String) { self.greet = { Swift.print(greeting) } }
+
+          /// Creates the feature from an implementation of each member.
+          init(
+            greet: @escaping @Sendable () -> Void
+          ) {
+            self.greet = greet
+          }
+
+          /// The feature with every member unimplemented: calling one reports it, and a test patches the
+          /// members it uses.
+          static var placeholder: Self {
+            Self(
+              greet: Arbor.unimplemented("Greeter.greet", line: 8)
+            )
+          }
+        }
+        """)
+  }
+
   @Test func observedMembersAndIfBlocksWithoutStoredMembersAreKept() {
     expectExpansion(
       """
