@@ -23,6 +23,7 @@ let package = Package(
     .package(name: "ArborHummingbird", path: "../../Integrations/ArborHummingbird"),
     .package(name: "ArborVapor", path: "../../Integrations/ArborVapor"),
     .package(name: "ArborConfiguration", path: "../../Integrations/ArborConfiguration"),
+    .package(name: "ArborMacros", path: "../../Integrations/ArborMacros"),
     .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
@@ -37,6 +38,7 @@ let package = Package(
       dependencies: [
         .product(name: "Arbor", package: "Arbor"),
         .product(name: "ArborConfiguration", package: "ArborConfiguration"),
+        .product(name: "ArborMacros", package: "ArborMacros"),
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "SQLiteNIO", package: "sqlite-nio"),

@@ -1,17 +1,11 @@
 import Arbor
+import ArborMacros
 
 /// Who a bearer token belongs to: one value for the whole tree.
+@Feature
 public struct Accounts: StaticFeature {
-  /// The user a token signs in, or `nil` for a token nobody has.
-  public var user: @Sendable (_ token: String) -> String?
-
-  /// Creates accounts.
-  public init(user: @escaping @Sendable (_ token: String) -> String?) {
-    self.user = user
-  }
-
-  /// Signs nobody in unless a test patches it.
-  public static var placeholder: Accounts { Accounts(user: unimplemented("Accounts.user", placeholder: nil)) }
+  /// The user a token signs in, or `nil` for a token nobody has. Its placeholder signs nobody in.
+  public var user: @Sendable (_ token: String) -> String? = { _ in nil }
 
   /// Accounts from a fixed table of tokens to users.
   public static func fixed(_ users: [String: String]) -> Accounts {

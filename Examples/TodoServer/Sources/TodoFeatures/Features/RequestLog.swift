@@ -1,15 +1,12 @@
 import Arbor
+import ArborMacros
 import Logging
 
 /// The request's logger: the server's, with the request's id and user in every line. One instance per request branch.
+@Feature
 public struct RequestLog: CacheableFeature {
   /// The logger.
   public var logger: Logger
-
-  /// Wraps a logger.
-  public init(logger: Logger) {
-    self.logger = logger
-  }
 
   /// A logger that drops everything.
   public static var placeholder: RequestLog { RequestLog(logger: ServerLog.placeholder.logger) }

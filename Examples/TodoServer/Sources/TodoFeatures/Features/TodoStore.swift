@@ -1,9 +1,11 @@
 import Arbor
+import ArborMacros
 import Foundation
 import Logging
 
 /// Where todos are kept: one instance for the whole tree, its SQLite connection opened by the
 /// tree's migration before the server serves (or on first use), and closed when the root closes.
+@Feature
 public struct TodoStore: CacheableFeature {
   /// Opens the store and creates its table if it is missing: the tree's before-serving work, so
   /// that a store that cannot open fails start-up, not the first request.
@@ -18,32 +20,6 @@ public struct TodoStore: CacheableFeature {
   public var delete: @Sendable (_ id: Int64, _ owner: String) async throws -> Bool
   /// Closes the store.
   public var close: @Sendable () async throws -> Void
-
-  /// Creates a store.
-  public init(
-    migrate: @escaping @Sendable () async throws -> Void,
-    todos: @escaping @Sendable (_ owner: String) async throws -> [Todo],
-    add: @escaping @Sendable (_ title: String, _ owner: String, _ date: Date) async throws -> Todo,
-    complete: @escaping @Sendable (_ id: Int64, _ owner: String) async throws -> Todo?,
-    delete: @escaping @Sendable (_ id: Int64, _ owner: String) async throws -> Bool,
-    close: @escaping @Sendable () async throws -> Void
-  ) {
-    self.migrate = migrate
-    self.todos = todos
-    self.add = add
-    self.complete = complete
-    self.delete = delete
-    self.close = close
-  }
-
-  /// Every member is unimplemented: a test patches what it uses.
-  public static var placeholder: TodoStore {
-    TodoStore(
-      migrate: unimplemented("TodoStore.migrate"), todos: unimplemented("TodoStore.todos"),
-      add: unimplemented("TodoStore.add"),
-      complete: unimplemented("TodoStore.complete"), delete: unimplemented("TodoStore.delete"),
-      close: unimplemented("TodoStore.close"))
-  }
 
   /// Todos in the SQLite database at ``DatabasePath`` (in memory when `nil`), opened by ``migrate`` (or on
   /// first use) and closed with the branch that loaded the store: the root, on shutdown. Loading it

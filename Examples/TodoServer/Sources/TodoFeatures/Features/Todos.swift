@@ -1,9 +1,11 @@
 import Arbor
+import ArborMacros
 import Foundation
 import Logging
 
 /// The signed-in user's todos, for one request: what the routes call. Each call is logged with the
 /// request's id.
+@Feature
 public struct Todos: CacheableFeature {
   /// The user's todos, oldest first.
   public var list: @Sendable () async throws -> [Todo]
@@ -13,26 +15,6 @@ public struct Todos: CacheableFeature {
   public var complete: @Sendable (_ id: Int64) async throws -> Todo?
   /// Deletes a todo; `false` when the user has no such todo.
   public var delete: @Sendable (_ id: Int64) async throws -> Bool
-
-  /// Creates todos.
-  public init(
-    list: @escaping @Sendable () async throws -> [Todo],
-    add: @escaping @Sendable (_ title: String) async throws -> Todo,
-    complete: @escaping @Sendable (_ id: Int64) async throws -> Todo?,
-    delete: @escaping @Sendable (_ id: Int64) async throws -> Bool
-  ) {
-    self.list = list
-    self.add = add
-    self.complete = complete
-    self.delete = delete
-  }
-
-  /// Every member is unimplemented: a test patches what it uses.
-  public static var placeholder: Todos {
-    Todos(
-      list: unimplemented("Todos.list"), add: unimplemented("Todos.add"), complete: unimplemented("Todos.complete"),
-      delete: unimplemented("Todos.delete"))
-  }
 
   /// The session user's todos in the store, dated by the wall clock, logged through the request's
   /// log.

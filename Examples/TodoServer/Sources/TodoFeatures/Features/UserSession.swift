@@ -1,28 +1,17 @@
 import Arbor
+import ArborMacros
 import Logging
 
 /// What the server keeps for a signed-in user between requests: one instance per session branch,
 /// which says in the log when the session opens and when it closes (evicted, or on shutdown).
+@Feature
 public struct UserSession: CacheableFeature {
-  /// The user's name.
-  public var user: String
-  /// Counts a request of the session; returns how many it has served.
-  public var serve: @Sendable () -> Int
+  /// The user's name; nobody's in the placeholder.
+  public var user: String = ""
+  /// Counts a request of the session; returns how many it has served (none, in the placeholder).
+  public var serve: @Sendable () -> Int = { 0 }
   /// Ends the session: logs how many requests it served.
   public var end: @Sendable () -> Void
-
-  /// Creates a session.
-  public init(user: String, serve: @escaping @Sendable () -> Int, end: @escaping @Sendable () -> Void) {
-    self.user = user
-    self.serve = serve
-    self.end = end
-  }
-
-  /// Serves no one.
-  public static var placeholder: UserSession {
-    UserSession(
-      user: "", serve: unimplemented("UserSession.serve", placeholder: 0), end: unimplemented("UserSession.end"))
-  }
 
   /// A session that counts its requests and logs its opening and closing.
   public static func live() -> FeatureLoader {
