@@ -93,7 +93,9 @@ public enum IssueReporting {
   package static func installTestReporter(
     _ reporter: @escaping TestReporter, isRunning: @escaping @Sendable () -> Bool = { false }
   ) {
-    reporters.withLock { $0.test = reporter; $0.testIsRunning = isRunning }
+    reporters.withLock {
+      $0.test = reporter; $0.testIsRunning = isRunning
+    }
   }
 
   /// Whether a test is running for the calling task (and no test hook captures reports): a test

@@ -3,6 +3,7 @@
 // tests (DocsSamplesTests checks it). The library's code is written `public`, as it is in a
 // library of its own; here it shares a module with the tests.
 import Arbor
+import Foundation
 import Synchronization
 import Testing
 
@@ -304,6 +305,27 @@ extension SessionStore {
     }
     #expect(validation.problems.isEmpty)
     #expect(TodoDatabase.logged.filter { $0 == "connect" }.count == before)
+  }
+
+  /// The guide's log entry of a failed start-up: the tree of a validation that finds no store, as
+  /// `ServerMain` logs it, with the sites of a library and a server in place of this file's.
+  @Test func theGuidesFailedStartUpIsWhatValidationReports() async throws {
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SignedInScope.self) { registry in
+        registry.use(Todos.live(), file: "Server/Root.swift", line: 7)
+      }
+    }
+    let failure = await #expect(throws: FeaturesValidationFailed.self) {
+      try await root.validate { contexts in
+        contexts.use(SignedIn(user: "validation", token: "validation"), for: SignedInScope.self)
+      }.check()
+    }
+    let logged = "critical server: server stopped: " + String(reflecting: try #require(failure))
+    let line = try #require(logged.firstMatch(of: /ArborDocsTests\/ServingGuideSamples.swift:(\d+)/))
+    let shown = logged.replacing(line.0, with: "TodoFeatures/Todos.swift:21")
+    let guide = try String(
+      contentsOf: ReadmeTests.root.appendingPathComponent("Sources/Core/Arbor.docc/ServingAnApp.md"), encoding: .utf8)
+    #expect(guide.contains("```text\n\(shown)\n```"), "the guide shows another log entry than:\n\(shown)")
   }
 
   @Test func aCartWrittenThroughTheSharedStoreIsSeenByAnotherInstance() async throws {

@@ -52,7 +52,9 @@ import Testing
     try withKnownIssue("Expected: Mailer.send is left unpatched on purpose") {
       try mailer.send("Hello")  // thrown into the test, as a forgotten patch is
     } matching: { issue in
-      issues.withLock { $0.append(issue.error.map { String(reflecting: $0) } ?? issue.comments.map(\.rawValue).joined()) }
+      issues.withLock {
+        $0.append(issue.error.map { String(reflecting: $0) } ?? issue.comments.map(\.rawValue).joined())
+      }
       return true
     }
     #expect(issues.withLock { $0 } == [unimplementedIssue("Mailer.send", at: PlaceholderSite.mailer)])

@@ -1,4 +1,5 @@
 import Arbor
+@_spi(Integrations) import ArborServiceLifecycle
 import Hummingbird
 
 /// Branches a request scope for every request, with a context built from the request, hands the
@@ -113,7 +114,9 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///
   /// A `nil` key branches the request from the sessions' parent, as a signed-out request. Where the
   /// request scope is defined for session branches only, such a request cannot be branched: refuse
-  /// it in `key` instead, with a 401.
+  /// it in `key` instead, with a 401, and `key` returns a `Key`, not a `Key?`. A middleware made with
+  /// a `key` that can return `nil` where the parent cannot branch `scope` reports
+  /// ``SessionKeyMissing`` as it is made, through Arbor's issue reporter.
   ///
   /// ```swift
   /// let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900)) { (token: String) in
@@ -141,10 +144,54 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
   ///   - line: Where the middleware is made; captured for you.
   ///   - context: The context of the request's branch.
-  @inlinable
   public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
     sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type,
     key: @escaping @Sendable (Request, Context) async throws -> Key?,
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    file: StaticString = #fileID, line: UInt = #line,
+    context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
+  ) {
+    let site = SourceLocation(fileID: file, line: line)
+    // A nil key is served from the sessions' parent: where that cannot branch the scope, say so now.
+    SessionKeyMissing.checkAtStartUp(
+      Scope.self, from: sessions.parent, refusal: "throw HTTPError(.unauthorized)", at: site)
+    self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: site, context: context) {
+      request, requestContext, body in
+      guard let key = try await key(request, requestContext) else { return try await body(sessions.parent, true) }
+      return try await sessions.withBranch(for: key) { try await body($0, false) }
+    }
+  }
+
+  /// A middleware that branches `scope` for every request below the caller's branch in
+  /// `sessions`, found by the key `key` reads from the request, which every request must have.
+  ///
+  /// `key` returns the caller's key, or throws to refuse the request: every request is branched
+  /// below a session, so the request scope may be defined for session branches only.
+  ///
+  /// ```swift
+  /// FeaturesMiddleware(
+  ///   sessions: sessions, scope: RequestScope.self,
+  ///   key: { request, _ in
+  ///     guard let token = request.headers[.authorization] else { throw HTTPError(.unauthorized) }
+  ///     return token
+  ///   }
+  /// ) { request, context in RequestInfo(id: context.id, path: request.uri.path) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - sessions: The session branches, by key.
+  ///   - scope: The scope of request branches; defined where a session branch can branch it.
+  ///   - key: The caller's key. Throw an `HTTPError` to refuse the request (401 without a credential).
+  ///   - errors: How Arbor errors become responses and log entries.
+  ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
+  ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
+  ///   - line: Where the middleware is made; captured for you.
+  ///   - context: The context of the request's branch.
+  @inlinable
+  public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
+    sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type,
+    key: @escaping @Sendable (Request, Context) async throws -> Key,
     errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
     file: StaticString = #fileID, line: UInt = #line,
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
@@ -153,7 +200,7 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
       errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: SourceLocation(fileID: file, line: line),
       context: context
     ) { request, requestContext, body in
-      guard let key = try await key(request, requestContext) else { return try await body(sessions.parent, true) }
+      let key = try await key(request, requestContext)
       return try await sessions.withBranch(for: key) { try await body($0, false) }
     }
   }
