@@ -320,7 +320,7 @@ extension SessionStore {
         contexts.use(SignedIn(user: "validation", token: "validation"), for: SignedInScope.self)
       }.check()
     }
-    let logged = "critical server: server stopped: " + String(reflecting: try #require(failure))
+    let logged = "server stopped: " + String(reflecting: try #require(failure))
     let line = try #require(logged.firstMatch(of: /ArborDocsTests\/ServingGuideSamples.swift:(\d+)/))
     let shown = logged.replacing(line.0, with: "TodoFeatures/Todos.swift:21")
     let guide = try String(
