@@ -110,18 +110,22 @@ public enum IssueReporting {
   ///
   /// - Parameters:
   ///   - diagnostic: What went wrong.
+  ///   - inTest: What went wrong as a running test reads it, when that differs (a fix that patches
+  ///     the test); `nil` for `diagnostic`.
   ///   - severity: A warning or a failure.
   ///   - site: Where a test failure is attributed; `nil` for the diagnostic's own location.
   /// - Returns: `true` when a test (or a test hook) took it.
   @discardableResult
-  package static func report(_ diagnostic: Diagnostic, severity: Severity, at site: SourceLocation? = nil) -> Bool {
+  package static func report(
+    _ diagnostic: Diagnostic, inTest: Diagnostic? = nil, severity: Severity, at site: SourceLocation? = nil
+  ) -> Bool {
     let report = Report(diagnostic, severity: severity, site: site)
     if let capture {
       capture.receive(report)
       return true
     }
     let (test, user) = reporters.withLock { ($0.test, $0.user) }
-    if let test, test(report) { return true }
+    if let test, test(inTest.map { Report($0, severity: severity, site: site) } ?? report) { return true }
     if let user {
       user(report)
       return false
