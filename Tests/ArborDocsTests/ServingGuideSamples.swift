@@ -307,6 +307,17 @@ extension SessionStore {
     #expect(TodoDatabase.logged.filter { $0 == "connect" }.count == before)
   }
 
+  @Test func aServerThatDeclaresRequestsWithoutASessionIsToldItsRequestScopeIsForSessionsOnly() async throws {
+    let validation = await servingRoot().validate { contexts in
+      contexts.use(SignedIn(user: "validation", token: "validation"), for: SignedInScope.self)
+      contexts.use(APICall(id: "validation", path: "/"), for: APICallScope.self)
+      contexts.branch(APICallScope.self, from: SignedInScope.self)
+      contexts.branch(APICallScope.self, from: RootFeaturesScope.self)
+    }
+    #expect(validation.problems.map(\.diagnostic.kind) == ["FeaturesScopeUnchecked"])
+    #expect(validation.problems.first?.diagnostic.message.contains("APICallScope") == true)
+  }
+
   /// The guide's log entry of a failed start-up: the tree of a validation that finds no store, as
   /// `ServerMain` logs it, with the sites of a library and a server in place of this file's.
   @Test func theGuidesFailedStartUpIsWhatValidationReports() async throws {
