@@ -1,4 +1,3 @@
-import Arbor
 import ArborConfiguration
 import Configuration
 import Foundation
