@@ -38,6 +38,7 @@ let package = Package(
       dependencies: [
         "ArborHummingbird",
         .product(name: "ArborServiceLifecycleTesting", package: "ArborServiceLifecycle"),
+        .product(name: "ArborIntegrationFixtures", package: "ArborServiceLifecycle"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -45,6 +46,19 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/ArborHummingbirdTests"
+    ),
+    // The README's server, with the products its install section names (and the README check).
+    .testTarget(
+      name: "ArborHummingbirdReadmeTests",
+      dependencies: [
+        .product(name: "ArborIntegrationFixtures", package: "ArborServiceLifecycle"),
+        .product(name: "ArborServiceLifecycleTesting", package: "ArborServiceLifecycle"),
+        "ArborHummingbird",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/ArborHummingbirdReadmeTests"
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -17,6 +17,8 @@ let package = Package(
     .library(name: "ArborServiceLifecycle", targets: ["ArborServiceLifecycle"]),
     // Test support for servers built on it: a log handler that keeps what was logged.
     .library(name: "ArborServiceLifecycleTesting", targets: ["ArborServiceLifecycleTesting"]),
+    // The test tree, scopes and helpers the tests of Arbor's server integrations share; not for apps.
+    .library(name: "ArborIntegrationFixtures", targets: ["ArborIntegrationFixtures"]),
   ],
   dependencies: [
     .package(name: "Arbor", path: "../.."),
@@ -38,11 +40,19 @@ let package = Package(
       dependencies: [.product(name: "Logging", package: "swift-log")],
       path: "Sources/ArborServiceLifecycleTesting"
     ),
+    .target(
+      name: "ArborIntegrationFixtures",
+      dependencies: [.product(name: "Arbor", package: "Arbor"), "ArborServiceLifecycleTesting"],
+      path: "Tests/ArborIntegrationFixtures"
+    ),
     .testTarget(
       name: "ArborServiceLifecycleTests",
       dependencies: [
         "ArborServiceLifecycle",
         "ArborServiceLifecycleTesting",
+        "ArborIntegrationFixtures",
+        // Reports made in a test become its issues, which a test can match.
+        .product(name: "ArborTesting", package: "Arbor"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),

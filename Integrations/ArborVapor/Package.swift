@@ -37,10 +37,24 @@ let package = Package(
       dependencies: [
         "ArborVapor",
         .product(name: "ArborServiceLifecycleTesting", package: "ArborServiceLifecycle"),
+        .product(name: "ArborIntegrationFixtures", package: "ArborServiceLifecycle"),
         .product(name: "VaporTesting", package: "vapor"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/ArborVaporTests"
+    ),
+    // The README's server, with the products its install section names (and the README check).
+    .testTarget(
+      name: "ArborVaporReadmeTests",
+      dependencies: [
+        .product(name: "ArborIntegrationFixtures", package: "ArborServiceLifecycle"),
+        .product(name: "ArborServiceLifecycleTesting", package: "ArborServiceLifecycle"),
+        "ArborVapor",
+        .product(name: "Vapor", package: "vapor"),
+        .product(name: "VaporTesting", package: "vapor"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/ArborVaporReadmeTests"
     ),
   ],
   swiftLanguageModes: [.v6]

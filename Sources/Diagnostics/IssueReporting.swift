@@ -67,7 +67,8 @@ public enum IssueReporting {
 
   // Written rarely (at start-up, once per process by the test-support module), read on the rare
   // reporting path only.
-  private static let reporters = Lock<(test: TestReporter?, user: Reporter?)>.make((nil, nil))
+  private static let reporters = Lock<(test: TestReporter?, user: Reporter?, testIsRunning: (@Sendable () -> Bool)?)>
+    .make((nil, nil, nil))
 
   /// Installs your reporter, replacing the one installed before; `nil` goes back to standard error.
   ///
@@ -84,8 +85,24 @@ public enum IssueReporting {
   }
 
   /// Installs a test framework's reporter; a later call replaces the earlier one.
-  package static func installTestReporter(_ reporter: @escaping TestReporter) {
-    reporters.withLock { $0.test = reporter }
+  ///
+  /// - Parameters:
+  ///   - reporter: Takes a report when a test is running.
+  ///   - isRunning: Whether a test is running for the calling task: one that records an error thrown
+  ///     into it as its failure.
+  package static func installTestReporter(
+    _ reporter: @escaping TestReporter, isRunning: @escaping @Sendable () -> Bool = { false }
+  ) {
+    reporters.withLock {
+      $0.test = reporter; $0.testIsRunning = isRunning
+    }
+  }
+
+  /// Whether a test is running for the calling task (and no test hook captures reports): a test
+  /// records an error thrown into it, so a placeholder that throws leaves its report to the test.
+  package static var testIsRunning: Bool {
+    guard capture == nil, let isRunning = reporters.withLock({ $0.testIsRunning }) else { return false }
+    return isRunning()
   }
 
   /// Reports a diagnostic: to a running test, else to the installed reporter, else to standard
@@ -93,18 +110,22 @@ public enum IssueReporting {
   ///
   /// - Parameters:
   ///   - diagnostic: What went wrong.
+  ///   - inTest: What went wrong as a running test reads it, when that differs (a fix that patches
+  ///     the test); `nil` for `diagnostic`.
   ///   - severity: A warning or a failure.
   ///   - site: Where a test failure is attributed; `nil` for the diagnostic's own location.
   /// - Returns: `true` when a test (or a test hook) took it.
   @discardableResult
-  package static func report(_ diagnostic: Diagnostic, severity: Severity, at site: SourceLocation? = nil) -> Bool {
+  package static func report(
+    _ diagnostic: Diagnostic, inTest: Diagnostic? = nil, severity: Severity, at site: SourceLocation? = nil
+  ) -> Bool {
     let report = Report(diagnostic, severity: severity, site: site)
     if let capture {
       capture.receive(report)
       return true
     }
-    let (test, user) = reporters.withLock { $0 }
-    if let test, test(report) { return true }
+    let (test, user) = reporters.withLock { ($0.test, $0.user) }
+    if let test, test(inTest.map { Report($0, severity: severity, site: site) } ?? report) { return true }
     if let user {
       user(report)
       return false

@@ -3,6 +3,7 @@ import Testing
 
 /// Calling a placeholder member names the member, where the placeholder is written, and how to fix it.
 @Suite struct FeatureUnimplementedTests {
+  /// Outside a test (a capture stands in for the installed reporter), the fix is an implementation.
   @Test func aThrowingPlaceholderThrowsItsDiagnostic() throws {
     let line = #line + 1
     let greet: @Sendable () throws -> Void = unimplemented("Greeter.greet")
@@ -17,8 +18,8 @@ import Testing
       tree: """
         FeatureUnimplemented: Unimplemented: Greeter.greet
         ├─ placeholder at: \(site(line))
-        └─ fix: patch it in the test with features.patch(\\Greeter.greet, with: ...),
-                or resolve Greeter from a tree that registers an implementation
+        └─ fix: register an implementation of Greeter with registry.use(...) in the tree it was resolved from,
+                or implement Greeter.greet in the one registered there
         """,
       line: "FeatureUnimplemented: Unimplemented: Greeter.greet")
   }

@@ -98,8 +98,30 @@ import Testing
         ├─ scope: Root › SessionScope(Session(user: "ann"))
         ├─ never torn down: SearchIndex (SearchIndex.live() at App/SearchIndex.swift:5, registered at App/Main.swift:15)
         │                   Database (Database.live() at App/Database.swift:8, registered at App/Main.swift:14)
-        └─ fix: close the branch before releasing it: try await session.close(),
+        └─ fix: close the branch before releasing it: call close() on it when its work ends,
                 or make it with withBranch(...), which closes it when its body ends
+        """
+      ])
+  }
+  @Test func aRootDroppedWithoutCloseIsToldToCloseOnShutdown() throws {
+    let (_, reports) = try IssueReporting.capturingReports {
+      let root = FeaturesRoot { registry in
+        registry.use(
+          .cacheable(implementation: "live()", file: "App/Database.swift", line: 8) { _ in
+            Database(close: {})
+          } teardown: { database in
+            try await database.close()
+          }, file: "App/Main.swift", line: 14)
+      }
+      _ = try root.instance(of: Database.self)
+    }
+    #expect(
+      reports.map { $0.diagnostic.renderedTree() } == [
+        """
+        TeardownSkipped: a branch was released without close(): 1 teardown never ran
+        ├─ scope: Root
+        ├─ never torn down: Database (Database.live() at App/Database.swift:8, registered at App/Main.swift:14)
+        └─ fix: close the root before releasing it: try await root.close() when the app shuts down
         """
       ])
   }

@@ -41,7 +41,7 @@ struct XCTestReportingTests {
     #expect(child.lines(after: "ARBOR-OUTSIDE-VALUE") == ["0.0"])
     #expect(
       child.standardError.contains(
-        "warning: " + unimplementedIssue("Clock.now", at: PlaceholderSite.clock) + "\n"))
+        "warning: " + unimplementedReport("Clock.now", at: PlaceholderSite.clock) + "\n"))
   }
 
   @Test func outsideATestCaseAVoidPlaceholderReportsOnStandardErrorAndReturns() async throws {
@@ -52,6 +52,6 @@ struct XCTestReportingTests {
     #expect(child.lines(after: "ARBOR-XCTEST-FAILURE").isEmpty)
     #expect(
       child.standardError.contains(
-        "error: " + unimplementedIssue("Printer.print", at: PlaceholderSite.printer) + "\n"))
+        "error: " + unimplementedReport("Printer.print", at: PlaceholderSite.printer) + "\n"))
   }
 }

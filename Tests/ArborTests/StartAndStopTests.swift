@@ -244,7 +244,7 @@ import Testing
         ├─ scope: Root
         ├─ fix: fix each cause below, then start a new tree: this one is closed,
         │       and what had started is torn down
-        └─ cause: FeaturesStartTimedOut: Pool did not load within 0.05 seconds
+        └─ cause: FeaturesStartTimedOut: Pool did not load within 50 ms
            ├─ path: start() → Pool
            ├─ implementation: Pool.live() registered at App/Main.swift:14
            └─ fix: find what Pool.live() waits for, or give it a longer startTimeLimit
@@ -420,7 +420,7 @@ import Testing
     #expect(error?.failures.map { "\($0.feature)" } == ["Pool"])
     #expect((error?.failures.first?.cause as? TeardownTimedOut)?.limit == .milliseconds(50))
     #expect(
-      error?.diagnostic.causes.first?.message == "the teardown did not end within 0.05 seconds")
+      error?.diagnostic.causes.first?.message == "the teardown did not end within 50 ms")
   }
 
   @Test func theProfileShowsTheStartUpAsOneTree() async throws {

@@ -1,13 +1,27 @@
 /// A placeholder member was called: the feature has no implementation for it here.
 ///
-/// Throwing placeholder members throw it; all placeholder members report it, as a test failure
-/// when a test is running (with `ArborTesting`), on standard error otherwise.
+/// Throwing placeholder members throw it; the others report it, as a test failure when a test is
+/// running (with `ArborTesting`), to the installed reporter or standard error otherwise. In a test,
+/// a throwing member reports nothing itself: the error it throws, reaching the test, is the test's
+/// one failure. Outside a test, it reports and throws, so a caller that swallows the error still
+/// leaves a trace.
+///
+/// In a test, the fix is a patch:
 ///
 /// ```
 /// FeatureUnimplemented: Unimplemented: Clock.now
 /// ├─ placeholder at: App/Clock.swift:3
 /// └─ fix: patch it in the test with features.patch(\Clock.now, with: ...),
 ///         or resolve Clock from a tree that registers an implementation
+/// ```
+///
+/// Outside a test, the tree is missing an implementation:
+///
+/// ```
+/// FeatureUnimplemented: Unimplemented: Clock.now
+/// ├─ placeholder at: App/Clock.swift:3
+/// └─ fix: register an implementation of Clock with registry.use(...) in the tree it was resolved from,
+///         or implement Clock.now in the one registered there
 /// ```
 public struct FeatureUnimplemented: DiagnosticError {
   /// The member that was called: `Clock.now`.
@@ -22,16 +36,21 @@ public struct FeatureUnimplemented: DiagnosticError {
   /// - Parameters:
   ///   - member: The member's name, `Type.member`.
   ///   - location: Where the placeholder was written.
-  package init(member: String, location: SourceLocation) {
+  ///   - inTest: Whether a test is running: its fix is then a patch, else an implementation.
+  package init(member: String, location: SourceLocation, inTest: Bool = IssueReporting.testIsRunning) {
     self.member = member
     self.location = location
     let feature = member.split(separator: ".").first.map(String.init) ?? member
     let keyPath = member.contains(".") ? "\\\(member)" : "\\\(member).member"
+    let memberName = member.contains(".") ? member : "\(member).member"
     diagnostic = Diagnostic(
       kind: "FeatureUnimplemented", message: "Unimplemented: \(member)", feature: feature,
       notes: [.init("placeholder at", location.description)],
-      fix: "patch it in the test with features.patch(\(keyPath), with: ...),"
-        + "\nor resolve \(feature) from a tree that registers an implementation")
+      fix: inTest
+        ? "patch it in the test with features.patch(\(keyPath), with: ...),"
+          + "\nor resolve \(feature) from a tree that registers an implementation"
+        : "register an implementation of \(feature) with registry.use(...) in the tree it was resolved from,"
+          + "\nor implement \(memberName) in the one registered there")
   }
 }
 
@@ -47,6 +66,8 @@ extension FeatureUnimplemented {
   /// - Parameter severity: A warning when the member returns its placeholder value, else a failure.
   func report(severity: IssueReporting.Severity) {
     Self.calls?.receive(self)
-    IssueReporting.report(diagnostic, severity: severity, at: location)
+    // A test that takes the report reads the patch it needs, whatever this error was made with.
+    let inTest = Self(member: member, location: location, inTest: true).diagnostic
+    IssueReporting.report(diagnostic, inTest: inTest, severity: severity, at: location)
   }
 }

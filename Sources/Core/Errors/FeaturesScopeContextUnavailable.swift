@@ -1,7 +1,9 @@
 /// A scope's context was read where no branch on the path is of that scope.
 ///
 /// When the reader is a cacheable's loader registered above that scope, the diagnostic says so: that
-/// loader runs in the ancestor that registers it and can never see the context. Otherwise it says
+/// loader runs in the ancestor that registers it and can never see the context. When it is a
+/// disposable's loader, it says that the disposable loads in the branch that requests it, and that
+/// registered in the scope it reads, only branches that have the context resolve it. Otherwise it says
 /// where the scope is defined and how to branch it from here; in a test container (`TestFeatures()`
 /// in ArborTesting), first how the test gives the context: `features.use(context:for:)`.
 ///
@@ -53,6 +55,23 @@ public struct FeaturesScopeContextUnavailable: DiagnosticError {
         diagnostic.fix = alternatives(
           Self.branchingFixes(registered, from: branch.path.steps.dropLast().last?.scope, reading: scope, in: branch))
       }
+    } else if let loading = frames.last, loading.branch == ObjectIdentifier(branch),
+      let entry = branch.definition.table.entry(for: FeatureTable.key(loading.feature)),
+      case .serves(let lifetime) = entry.kind, !lifetime.isCached
+    {
+      // A disposable loads in the branch that requests it: registered above `scope`, it reads the
+      // context from a branch of `scope` and fails from any other. Registered in `scope`, only
+      // branches that have the context can resolve it.
+      let registered = entry.binding.object.scope
+      let here = branch.definition.scope.name
+      diagnostic.notes.append(
+        .init(
+          "why",
+          "\(loading.feature) is disposable and registered in \(registered.name), so it loads in the branch that"
+            + " requests it:\nthis \(here) branch has no \(scope.name) branch on its path"))
+      diagnostic.fix =
+        "register \(loading.feature) in defineScope(\(scope.name).self),"
+        + " so that only branches of \(scope.name) and below resolve it"
     } else {
       let (note, routes) = branch.routes(to: scope)
       if let note { diagnostic.notes.append(note) }

@@ -9,7 +9,7 @@
 /// ├─ scope: Root
 /// ├─ fix: fix each cause below, then start a new tree: this one is closed,
 /// │       and what had started is torn down
-/// └─ cause: FeaturesStartTimedOut: Database did not load within 10.0 seconds
+/// └─ cause: FeaturesStartTimedOut: Database did not load within 10 s
 ///    ├─ path: start() → Database
 ///    ├─ implementation: Database.live() registered at App/Main.swift:14
 ///    └─ fix: find what Database.live() waits for, or give it a longer startTimeLimit
@@ -35,11 +35,11 @@ public struct FeaturesStartFailed: DiagnosticError {
   static var timedOutKind: String { "FeaturesStartTimedOut" }
 
   /// The diagnostic of an eager load or before-serving work that passed its time limit.
-  static func timedOut(
+  package static func timedOut(
     _ what: String, path: [String], limit: Duration, implementation: Diagnostic.Implementation?, fix: String
   ) -> Diagnostic {
     var diagnostic = Diagnostic(
-      kind: timedOutKind, message: "\(what) did not \(implementation == nil ? "end" : "load") within \(limit)",
+      kind: timedOutKind, message: "\(what) did not \(implementation == nil ? "end" : "load") within \(limit.rendered)",
       path: path.map { Diagnostic.PathStep(feature: $0) }, fix: fix)
     diagnostic.implementation = implementation
     return diagnostic

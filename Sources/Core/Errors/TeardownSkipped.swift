@@ -10,8 +10,14 @@
 /// TeardownSkipped: a branch was released without close(): 1 teardown never ran
 /// ├─ scope: Root › SessionScope(Session(user: "ann"))
 /// ├─ never torn down: Database (Database.live() at App/Database.swift:8, registered at App/Main.swift:14)
-/// └─ fix: close the branch before releasing it: try await session.close(),
+/// └─ fix: close the branch before releasing it: call close() on it when its work ends,
 ///         or make it with withBranch(...), which closes it when its body ends
+/// ```
+///
+/// A root released without `close()` is told to close on shutdown instead:
+///
+/// ```
+/// └─ fix: close the root before releasing it: try await root.close() when the app shuts down
 /// ```
 package struct TeardownSkipped: DiagnosticError {
   /// The features whose instances were not torn down, newest first.
@@ -27,7 +33,14 @@ package struct TeardownSkipped: DiagnosticError {
       kind: "TeardownSkipped", message: "a branch was released without close(): \(count) never ran",
       scope: path?.diagnosticSteps ?? [],
       notes: [.init("never torn down", skipped.map(\.described).joined(separator: "\n"))],
-      fix: "close the branch before releasing it: try await session.close(),"
-        + "\nor make it with withBranch(...), which closes it when its body ends")
+      fix: Self.fix(isRoot: path.map { $0.parent == nil } ?? false))
+  }
+
+  /// How to close what was released: a root on shutdown, any other branch when its work ends.
+  static func fix(isRoot: Bool) -> String {
+    isRoot
+      ? "close the root before releasing it: try await root.close() when the app shuts down"
+      : "close the branch before releasing it: call close() on it when its work ends,"
+        + "\nor make it with withBranch(...), which closes it when its body ends"
   }
 }

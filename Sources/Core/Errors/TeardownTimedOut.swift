@@ -2,7 +2,7 @@
 /// ``TeardownFailed`` (with the feature and its branch) and went on without waiting for it.
 ///
 /// ```
-/// TeardownTimedOut: the teardown did not end within 5.0 seconds
+/// TeardownTimedOut: the teardown did not end within 5 s
 /// └─ fix: find what the teardown waits for, or give it a longer teardownTimeLimit where it is registered
 /// ```
 public struct TeardownTimedOut: DiagnosticError {
@@ -11,10 +11,10 @@ public struct TeardownTimedOut: DiagnosticError {
   /// What passed the limit, and how to fix it.
   public let diagnostic: Diagnostic
 
-  init(limit: Duration) {
+  package init(limit: Duration) {
     self.limit = limit
     diagnostic = Diagnostic(
-      kind: "TeardownTimedOut", message: "the teardown did not end within \(limit)",
+      kind: "TeardownTimedOut", message: "the teardown did not end within \(limit.rendered)",
       fix: "find what the teardown waits for, or give it a longer teardownTimeLimit where it is registered")
   }
 }

@@ -25,7 +25,11 @@ public func unimplemented<each Argument>(
   }
 }
 
-/// A placeholder for a throwing feature member: calling it reports and throws ``FeatureUnimplemented``.
+/// A placeholder for a throwing feature member: calling it throws ``FeatureUnimplemented``.
+///
+/// In a test (with `ArborTesting`) the error, reaching the test, is its one failure: the call
+/// records nothing else. Outside tests it is also reported as a failure through ``IssueReporting``,
+/// so that a caller that swallows the error still leaves a trace.
 ///
 /// ```swift
 /// static var placeholder: Greeter { Greeter(greet: unimplemented("Greeter.greet")) }
@@ -35,14 +39,17 @@ public func unimplemented<each Argument>(
 ///   - member: The member's name, `Type.member`, as reports show it.
 ///   - file: Where the placeholder is written; captured for you.
 ///   - line: Where the placeholder is written; captured for you.
-/// - Returns: A closure of any arity that reports and throws when called.
+/// - Returns: A closure of any arity that throws (and outside tests reports) when called.
 public func unimplemented<each Argument, Result>(
   _ member: String, file: StaticString = #fileID, line: UInt = #line
 ) -> @Sendable (repeat each Argument) throws -> Result {
   let location = SourceLocation(fileID: file, line: line)
   return { (_: repeat each Argument) in
-    let error = FeatureUnimplemented(member: member, location: location)
-    error.report(severity: .failure)
+    let inTest = IssueReporting.testIsRunning
+    let error = FeatureUnimplemented(member: member, location: location, inTest: inTest)
+    // A test records the error thrown into it: reported here too, it would fail the test twice.
+    // Outside a test a caller may swallow the error, so the report leaves a trace.
+    if inTest { FeatureUnimplemented.calls?.receive(error) } else { error.report(severity: .failure) }
     throw error
   }
 }

@@ -34,6 +34,10 @@ public struct FeaturesRegistry<Scope: FeaturesScope> {
   /// registry.use(Database.live(), eager: true, startTimeLimit: .seconds(10), teardownTimeLimit: .seconds(5))
   /// ```
   ///
+  /// Validation, which a server runs before `start()`, runs every loader too, eager or not, then the
+  /// teardown of what it returned. A loader that opens a connection asks
+  /// ``Features/isValidating`` and returns an instance that opens nothing while it is validated.
+  ///
   /// - Parameters:
   ///   - loader: The implementation, from ``FeatureLoader``'s factories.
   ///   - eager: Whether `start()` loads it.

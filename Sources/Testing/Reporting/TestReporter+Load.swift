@@ -25,8 +25,9 @@ import Arbor
 
 /// Installs a reporter that installs ArborTesting's on its first report, then lets it take the report.
 private func installTestReporterAtLoad() {
-  IssueReporting.installTestReporter { report in
-    TestReporter.install(at: nil)
-    return TestReporter.report(report)
-  }
+  IssueReporting.installTestReporter(
+    { report in
+      TestReporter.install(at: nil)
+      return TestReporter.report(report)
+    }, isRunning: { TestReporter.isRunning })
 }

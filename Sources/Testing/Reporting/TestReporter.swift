@@ -32,8 +32,11 @@ package enum TestReporter {
 
   private static let installed: Void = {
     XCTestReporter.register()
-    IssueReporting.installTestReporter(report)
+    IssueReporting.installTestReporter(report, isRunning: { isRunning })
   }()
+
+  /// Whether a Swift Testing test is running for the calling task, or an XCTest test case is running.
+  static var isRunning: Bool { Test.current != nil || XCTestReporter.isRunningTestCase }
 
   /// The installed reporter: `true` when a running test took the report.
   @Sendable static func report(_ report: IssueReporting.Report) -> Bool {

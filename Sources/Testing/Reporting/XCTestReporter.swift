@@ -37,6 +37,12 @@
       observer.noteTestSite(site)
     }
 
+    /// Whether XCTest is known to be running a test case.
+    static var isRunningTestCase: Bool {
+      guard case .testCase = observer.running.0 else { return false }
+      return true
+    }
+
     /// Records `text` as a failure of the running test case.
     ///
     /// - Parameters:
@@ -158,5 +164,6 @@
     static func register() {}
     static func noteTestSite(_ site: SourceLocation) {}
     static func fail(_ text: String, at site: SourceLocation?) -> Bool { false }
+    static var isRunningTestCase: Bool { false }
   }
 #endif

@@ -61,6 +61,17 @@ func unimplementedIssue(_ member: String, at site: String) -> String {
     """
 }
 
+/// The text of the report an unpatched placeholder makes outside a test.
+func unimplementedReport(_ member: String, at site: String) -> String {
+  let feature = member.split(separator: ".")[0]
+  return """
+    FeatureUnimplemented: Unimplemented: \(member)
+    ├─ placeholder at: \(site)
+    └─ fix: register an implementation of \(feature) with registry.use(...) in the tree it was resolved from,
+            or implement \(member) in the one registered there
+    """
+}
+
 /// Where the demo's placeholders are written (Sources/DemoFeatures), as reports show them.
 enum PlaceholderSite {
   static let clock = "ArborDemoFeatures/Clock.swift:20"

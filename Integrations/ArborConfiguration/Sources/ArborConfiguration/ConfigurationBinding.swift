@@ -9,9 +9,13 @@ protocol ConfigurationBinding: Sendable {
 }
 
 /// One property read from a configuration by one registry, and its live registry value.
-final class PropertyBinding<Property: ConfigurationProperty>: ConfigurationBinding {
+final class PropertyBinding<Property: FeaturesProperty>: ConfigurationBinding where Property.Value: ConfigurationValue {
   let live = LiveRegistryValue(Property.self, value: nil)
   let configuration: FeaturesConfiguration
+  /// The configuration key it is read from: `http.port`.
+  let key: String
+  /// Whether its value is secret whatever the provider says.
+  let isSecret: Bool
   /// The registry that reads it: `FeaturesRoot`, `defineScope(SessionScope.self)`.
   let registry: String
   /// Where `configure` was called.
@@ -20,14 +24,16 @@ final class PropertyBinding<Property: ConfigurationProperty>: ConfigurationBindi
   /// reach the live value in the order they were read.
   private let current = Mutex<(value: Property.Value, isSecret: Bool)?>(nil)
 
-  init(configuration: FeaturesConfiguration, registry: String, site: SourceLocation) {
+  init(configuration: FeaturesConfiguration, key: String, isSecret: Bool, registry: String, site: SourceLocation) {
     self.configuration = configuration
+    self.key = key
+    self.isSecret = isSecret
     self.registry = registry
     self.site = site
   }
 
   func apply(_ snapshot: ConfigSnapshotReader, isReload: Bool) {
-    let read = ConfigurationRead(Property.self, in: snapshot)
+    let read = ConfigurationRead<Property.Value>(key: key, isSecret: isSecret, in: snapshot)
     let invalid = current.withLock { current -> ConfigurationValueInvalid? in
       switch read {
       case .value(let value, let isSecret):
@@ -40,7 +46,7 @@ final class PropertyBinding<Property: ConfigurationProperty>: ConfigurationBindi
         live.update(to: nil)
       case .invalid(let provider, let cause):
         return ConfigurationValueInvalid(
-          property: String(describing: Property.self), key: Property.configurationKey, provider: provider,
+          property: String(describing: Property.self), key: key, provider: provider,
           expected: Property.Value.configurationTypeDescription, cause: cause, registry: registry, isReload: isReload,
           at: site)
       }

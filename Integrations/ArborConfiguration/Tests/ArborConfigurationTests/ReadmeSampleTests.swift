@@ -1,4 +1,3 @@
-import Arbor
 import ArborConfiguration
 import Configuration
 import Foundation
@@ -39,7 +38,40 @@ enum Readme {
   }
 }
 
+extension Readme {
+  // In a library that depends on Arbor alone: a plain property, with no configuration key.
+  public enum SessionIdleTime: FeaturesProperty {
+    public static var defaultValue: Duration { .seconds(900) }
+  }
+
+  static func configureTheLibrarysProperty(from configuration: FeaturesConfiguration) -> Features {
+    let root = FeaturesRoot { registry in
+      // The app names the key; the library's type needs no conformance, `@retroactive` or not.
+      registry.configure(SessionIdleTime.self, key: "sessions.idle-time", from: configuration)
+    }
+    return root
+  }
+}
+
 @Suite struct ReadmeSampleTests {
+  @Test func aLibrarysPlainPropertyIsConfiguredByTheKeyTheAppNames() throws {
+    let configured = FeaturesConfiguration(
+      provider: EnvironmentVariablesProvider(environmentVariables: ["SESSIONS_IDLE_TIME": "60"]))
+    #expect(Readme.configureTheLibrarysProperty(from: configured)[Readme.SessionIdleTime.self] == .seconds(60))
+    let empty = FeaturesConfiguration(provider: EnvironmentVariablesProvider(environmentVariables: [:]))
+    #expect(Readme.configureTheLibrarysProperty(from: empty)[Readme.SessionIdleTime.self] == .seconds(900))
+  }
+
+  @Test func aPropertyConfiguredByKeyCanBeMadeSecret() throws {
+    let configuration = FeaturesConfiguration(
+      provider: EnvironmentVariablesProvider(environmentVariables: ["SESSIONS_IDLE_TIME": "60"]))
+    let root = FeaturesRoot { registry in
+      registry.configure(Readme.SessionIdleTime.self, key: "sessions.idle-time", isSecret: true, from: configuration)
+    }
+    #expect(root[Readme.SessionIdleTime.self] == .seconds(60))
+    #expect(!"\(root.which(Readme.SessionIdleTime.self))".contains("60"))
+  }
+
   @Test func theSampleServesAndItsWatchEndsWithTheRoot() async throws {
     try await withTimeout { try await Readme.serve() }
   }
@@ -51,7 +83,7 @@ enum Readme {
     let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
     let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
       .compactMap { $0.components(separatedBy: "```").first }.filter { !$0.hasPrefix("// Package.swift\n") }
-    #expect(blocks.count == 2)
+    #expect(blocks.count == 4)
     for block in blocks {
       #expect(unindented(source).contains(unindented(block)), "not in this file:\n\(block)")
     }

@@ -1,3 +1,5 @@
-// The server parts that are not Hummingbird's (FeaturesService, IdleBranchesEviction,
-// LoggingIssueReporter, DiagnosticLogMetadata) come with `import ArborHummingbird`.
+// `import ArborHummingbird` is all a Hummingbird server's Arbor code needs: Arbor itself and the
+// server parts that are not Hummingbird's (FeaturesService, IdleBranchesEviction,
+// LoggingIssueReporter, ServerMain, DiagnosticLogMetadata) come with it.
+@_exported import Arbor
 @_exported import ArborServiceLifecycle

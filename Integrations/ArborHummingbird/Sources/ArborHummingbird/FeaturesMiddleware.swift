@@ -1,4 +1,5 @@
 import Arbor
+@_spi(Integrations) import ArborServiceLifecycle
 import Hummingbird
 
 /// Branches a request scope for every request, with a context built from the request, hands the
@@ -34,23 +35,29 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   /// What a request gets: Hummingbird's response.
   public typealias Output = Response
 
-  /// Runs the request with the branch its request branch is made from.
+  /// Runs the request with the branch its request branch is made from, and whether that is the
+  /// sessions' parent because the request had no session key.
   @usableFromInline let withParent:
-    @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
+    @Sendable (Request, Context, (Features, _ keyless: Bool) async throws -> Response) async throws -> Response
   /// The context of a request's branch.
   @usableFromInline let makeContext: @Sendable (Request, Context) async throws -> Scope.Context
   /// How Arbor errors become responses and log entries.
   @usableFromInline let errors: DiagnosticErrorMapping
   /// Whether the request's branch is the task's current features while the chain runs.
   @usableFromInline let setsCurrentFeatures: Bool
+  /// Where the middleware was made: where its request branches are requested.
+  @usableFromInline let site: SourceLocation
 
   @usableFromInline
   init(
-    errors: DiagnosticErrorMapping, setsCurrentFeatures: Bool,
+    errors: DiagnosticErrorMapping, setsCurrentFeatures: Bool, site: SourceLocation,
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context,
-    withParent: @escaping @Sendable (Request, Context, (Features) async throws -> Response) async throws -> Response
+    withParent:
+      @escaping @Sendable (Request, Context, (Features, _ keyless: Bool) async throws -> Response) async throws ->
+      Response
   ) {
     self.withParent = withParent
+    self.site = site
     self.makeContext = context
     self.errors = errors
     self.setsCurrentFeatures = setsCurrentFeatures
@@ -73,6 +80,8 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
   ///     the chain runs. Pass `false` when no handler reads `Features.current()` or `@Resolved`:
   ///     a request then sets no task-local value, and the loads it makes set none either.
+  ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
+  ///   - line: Where the middleware is made; captured for you.
   ///   - context: The context of the request's branch, built from the request and Hummingbird's
   ///     context (its request id, its logger).
   @inlinable
@@ -80,16 +89,19 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
     root: Features, scope: Scope.Type,
     parent: (@Sendable (Request, Context) async throws -> Features?)? = nil,
     errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    file: StaticString = #fileID, line: UInt = #line,
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
   ) {
+    let site = SourceLocation(fileID: file, line: line)
     if let parent {
-      self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) {
+      self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: site, context: context) {
         request, requestContext, body in
-        try await body(try await parent(request, requestContext) ?? root)
+        try await body(try await parent(request, requestContext) ?? root, false)
       }
     } else {
-      self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) { _, _, body in
-        try await body(root)
+      self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: site, context: context) {
+        _, _, body in
+        try await body(root, false)
       }
     }
   }
@@ -100,36 +112,96 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   /// The session branch is made on the caller's first request and kept across requests, as
   /// `sessions` says; it is not evicted while one of its requests runs.
   ///
+  /// A `nil` key branches the request from the sessions' parent, as a signed-out request. Where the
+  /// request scope is defined for session branches only, such a request cannot be branched: refuse
+  /// it in `key` instead, with a 401, and `key` returns a `Key`, not a `Key?`. A middleware made with
+  /// a `key` that can return `nil` where the parent cannot branch `scope` reports
+  /// ``SessionKeyMissing`` as it is made, through Arbor's issue reporter.
+  ///
   /// ```swift
   /// let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900)) { (token: String) in
   ///   try await Session(user: accounts.user(for: token))
   /// }
   /// api.add(
-  ///   middleware: FeaturesMiddleware(sessions: sessions, scope: RequestScope.self, key: { request, _ in
-  ///     request.headers[.authorization]
-  ///   }) { request, context in RequestInfo(id: context.id, path: request.uri.path) })
+  ///   middleware: FeaturesMiddleware(
+  ///     sessions: sessions, scope: RequestScope.self,
+  ///     key: { request, _ in
+  ///       guard let token = request.headers[.authorization] else { throw HTTPError(.unauthorized) }
+  ///       return token
+  ///     }
+  ///   ) { request, context in RequestInfo(id: context.id, path: request.uri.path) })
   /// ```
   ///
   /// - Parameters:
   ///   - sessions: The session branches, by key.
   ///   - scope: The scope of request branches; defined where a session branch can branch it.
   ///   - key: The caller's key, or `nil` to branch from the sessions' parent (signed out). Throw an
-  ///     `HTTPError` to refuse the request (401 without a credential).
+  ///     `HTTPError` to refuse the request (401 without a credential). A request without a key
+  ///     whose scope the parent cannot branch fails with ``SessionKeyMissing``.
   ///   - errors: How Arbor errors become responses and log entries.
   ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
   ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
+  ///   - line: Where the middleware is made; captured for you.
   ///   - context: The context of the request's branch.
-  @inlinable
   public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
     sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type,
     key: @escaping @Sendable (Request, Context) async throws -> Key?,
     errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    file: StaticString = #fileID, line: UInt = #line,
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
   ) {
-    self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) {
+    let site = SourceLocation(fileID: file, line: line)
+    // A nil key is served from the sessions' parent: where that cannot branch the scope, say so now.
+    SessionKeyMissing.checkAtStartUp(
+      Scope.self, from: sessions.parent, refusal: "throw HTTPError(.unauthorized)", at: site)
+    self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: site, context: context) {
       request, requestContext, body in
-      guard let key = try await key(request, requestContext) else { return try await body(sessions.parent) }
-      return try await sessions.withBranch(for: key) { try await body($0) }
+      guard let key = try await key(request, requestContext) else { return try await body(sessions.parent, true) }
+      return try await sessions.withBranch(for: key) { try await body($0, false) }
+    }
+  }
+
+  /// A middleware that branches `scope` for every request below the caller's branch in
+  /// `sessions`, found by the key `key` reads from the request, which every request must have.
+  ///
+  /// `key` returns the caller's key, or throws to refuse the request: every request is branched
+  /// below a session, so the request scope may be defined for session branches only.
+  ///
+  /// ```swift
+  /// FeaturesMiddleware(
+  ///   sessions: sessions, scope: RequestScope.self,
+  ///   key: { request, _ in
+  ///     guard let token = request.headers[.authorization] else { throw HTTPError(.unauthorized) }
+  ///     return token
+  ///   }
+  /// ) { request, context in RequestInfo(id: context.id, path: request.uri.path) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - sessions: The session branches, by key.
+  ///   - scope: The scope of request branches; defined where a session branch can branch it.
+  ///   - key: The caller's key. Throw an `HTTPError` to refuse the request (401 without a credential).
+  ///   - errors: How Arbor errors become responses and log entries.
+  ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
+  ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
+  ///   - line: Where the middleware is made; captured for you.
+  ///   - context: The context of the request's branch.
+  @inlinable
+  public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
+    sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type,
+    key: @escaping @Sendable (Request, Context) async throws -> Key,
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    file: StaticString = #fileID, line: UInt = #line,
+    context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
+  ) {
+    self.init(
+      errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: SourceLocation(fileID: file, line: line),
+      context: context
+    ) { request, requestContext, body in
+      let key = try await key(request, requestContext)
+      return try await sessions.withBranch(for: key) { try await body($0, false) }
     }
   }
 
@@ -146,15 +218,19 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - errors: How Arbor errors become responses and log entries.
   ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
   ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
+  ///   - line: Where the middleware is made; captured for you.
   @inlinable
   public init(
     root: Features, scope: Scope.Type,
     parent: (@Sendable (Request, Context) async throws -> Features?)? = nil,
-    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    file: StaticString = #fileID, line: UInt = #line
   ) where Scope.Context == Void {
-    self.init(root: root, scope: scope, parent: parent, errors: errors, setsCurrentFeatures: setsCurrentFeatures) {
-      _, _ in ()
-    }
+    self.init(
+      root: root, scope: scope, parent: parent, errors: errors, setsCurrentFeatures: setsCurrentFeatures, file: file,
+      line: line
+    ) { _, _ in () }
   }
 
   /// Branches the request's scope, runs the rest of the chain with the branch in its context (and
@@ -171,12 +247,20 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     do {
-      return try await withParent(request, context) { parent in
-        try await parent.withBranch(Scope.self, context: try await makeContext(request, context)) { branch in
-          var context = context
-          context.requestFeatures = RequestFeatures(branch)
-          guard setsCurrentFeatures else { return try await next(request, context) }
-          return try await branch.withCurrent { try await next(request, context) }
+      return try await withParent(request, context) { parent, keyless in
+        do {
+          return try await parent.withBranch(
+            Scope.self, context: try await makeContext(request, context), file: site.fileID, line: site.line
+          ) { branch in
+            var context = context
+            context.requestFeatures = RequestFeatures(branch)
+            guard setsCurrentFeatures else { return try await next(request, context) }
+            return try await branch.withCurrent { try await next(request, context) }
+          }
+        } catch let undefined as FeaturesScopeUndefined
+          where keyless && undefined.scope == Scope.self && undefined.diagnostic.location == site
+        {
+          throw SessionKeyMissing(undefined, refusal: "throw HTTPError(.unauthorized)", at: site)
         }
       }
     } catch let error as any DiagnosticError where !(error is any HTTPResponseError) {

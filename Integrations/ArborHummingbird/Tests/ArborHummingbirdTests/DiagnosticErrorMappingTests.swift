@@ -1,5 +1,6 @@
 import Arbor
 import ArborHummingbird
+import ArborIntegrationFixtures
 import ArborServiceLifecycleTesting
 import Foundation
 import Hummingbird
@@ -12,7 +13,8 @@ import Testing
   func application(
     entries: RecordingLogHandler.Entries, errors: DiagnosticErrorMapping = DiagnosticErrorMapping()
   ) -> some ApplicationProtocol {
-    let router = requestRouter(root: testTree(), errors: errors)
+    let router = requestRouter(
+      root: testTree(notFound: { HTTPError(.notFound, message: "no todo at \($0)") }), errors: errors)
     router.get("broken") { request, context -> String in
       let feature: Unregistered = try await context.instance()
       return "\(feature.value)"
@@ -40,7 +42,7 @@ import Testing
     #expect(errors.count == 1)
     #expect(
       entry.message
-        == "FeatureUndefined: no implementation of Unregistered (ArborHummingbirdTests/DiagnosticErrorMappingTests.swift:17)"
+        == "FeatureUndefined: no implementation of Unregistered (ArborHummingbirdTests/DiagnosticErrorMappingTests.swift:19)"
     )
     #expect(entry.metadata["arbor.diagnostic.kind"] == "FeatureUndefined")
     #expect(entry.metadata["http.response.status_code"] == "500")
@@ -71,7 +73,7 @@ import Testing
     #expect(entry.metadata["http.response.status_code"] == "404")
     #expect(
       entry.message
-        == "FeatureLoadingFailed: could not load Todo (ArborHummingbirdTests/DiagnosticErrorMappingTests.swift:24)"
+        == "FeatureLoadingFailed: could not load Todo (ArborHummingbirdTests/DiagnosticErrorMappingTests.swift:26)"
         + " ← HTTPError: Not Found, no todo at /todos/7")
   }
 

@@ -1,5 +1,6 @@
 import Arbor
 import ArborHummingbird
+import ArborIntegrationFixtures
 import ArborServiceLifecycleTesting
 import Hummingbird
 import HummingbirdTesting
@@ -109,5 +110,25 @@ extension FeaturesServiceTests {
     #expect(messages[serverShuttingDown..<rootClosed].contains("Service finished"))
     // A request after shutdown would find the root closed.
     #expect(throws: FeaturesClosed.self) { try root.branch(RequestScope.self, context: RequestInfo(id: "", path: "")) }
+  }
+
+  @Test func aFailedStartUpUnderServerMainIsLoggedOnce() async throws {
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in registry.use(Audit.live()) }
+    }
+    let appEntries = RecordingLogHandler.Entries()
+    let serviceEntries = RecordingLogHandler.Entries()
+    let serverEntries = RecordingLogHandler.Entries()
+    let status = await ServerMain.exitStatus(logger: serverEntries.logger()) {
+      var app = Application(
+        router: Router(context: BasicFeaturesRequestContext.self),
+        configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: appEntries.logger())
+      app.addFeatures(FeaturesService(root: root, logger: serviceEntries.logger(), contexts: validationContexts))
+      try await app.runService()
+    }
+    #expect(status == 1)
+    let errors = (appEntries.all + serviceEntries.all + serverEntries.all).filter { $0.level >= .error }
+    #expect(errors.count == 1)
+    #expect(serverEntries.all.first?.metadata[DiagnosticLogMetadata.kindKey] == "FeaturesValidationFailed")
   }
 }

@@ -2,6 +2,7 @@
 // that the README shows this code).
 import Arbor
 import ArborHummingbird
+import ArborIntegrationFixtures
 import Hummingbird
 import HummingbirdTesting
 import Logging

@@ -1,5 +1,6 @@
 import Arbor
 import ArborHummingbird
+import ArborIntegrationFixtures
 import ArborServiceLifecycleTesting
 import Hummingbird
 import HummingbirdTesting

@@ -1,5 +1,7 @@
 import Arbor
 import ArborHummingbird
+import ArborIntegrationFixtures
+import ArborServiceLifecycleTesting
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -55,5 +57,32 @@ import Testing
     // Each request branch was closed, and ann's first session after its requests' branches.
     let annClosed = try #require(teardowns.all.firstIndex(of: "session ann"))
     #expect(teardowns.all[..<annClosed].filter { $0.hasPrefix("request") }.count == 2)
+  }
+
+  @Test func aRequestWithoutAKeyWhereOnlySessionsBranchRequestsIsLoggedAsAMissingKey() async throws {
+    let entries = RecordingLogHandler.Entries()
+    let sessions = KeyedBranches(SessionScope.self, of: sessionsOnlyTree()) { (user: String) in Session(user: user) }
+    let router = Router(context: BasicFeaturesRequestContext.self)
+    router.add(
+      middleware: FeaturesMiddleware(
+        sessions: sessions, scope: RequestScope.self, key: { request, _ in request.headers[.init("x-user")!] },
+        file: "App/Routes.swift", line: 12
+      ) { request, context in RequestInfo(request: request, context: context) })
+    router.get("session") { request, context -> String in
+      try await context.instance(of: SessionTag.self).user
+    }
+    try await Application(router: router, logger: entries.logger()).test(.router) { client in
+      let signedIn = try await client.execute(uri: "/session", method: .get, headers: [.init("x-user")!: "ann"])
+      #expect(String(buffer: signedIn.body) == "ann")
+      let anonymous = try await client.execute(uri: "/session", method: .get)
+      #expect(anonymous.status == .internalServerError)
+    }
+    try await sessions.close()
+    let logged = entries.all.filter { $0.metadata[DiagnosticLogMetadata.kindKey] != nil }
+    #expect(logged.map { $0.metadata[DiagnosticLogMetadata.kindKey] } == ["SessionKeyMissing"])
+    #expect(
+      logged.first?.message
+        == "SessionKeyMissing: a request without a session key cannot branch RequestScope from Root"
+        + " ← FeaturesScopeUndefined: RequestScope is not defined in Root (App/Routes.swift:12)")
   }
 }

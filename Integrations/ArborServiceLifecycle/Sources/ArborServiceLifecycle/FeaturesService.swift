@@ -103,7 +103,8 @@ public struct FeaturesService: Service, CustomStringConvertible {
   /// it before its server starts.
   ///
   /// - Throws: `FeaturesStartFailed` listing every failure with its path; it is logged critical
-  ///   with its diagnostic, and the root is closed (what had started is torn down).
+  ///   with its diagnostic (by ``ServerMain``, once, when it runs the server), and the root is closed
+  ///   (what had started is torn down).
   public func start() async throws {
     do {
       let started = try await root.start(timeout: startTimeout)
@@ -112,7 +113,7 @@ public struct FeaturesService: Service, CustomStringConvertible {
       }
       logger.info("features tree started in \(Self.milliseconds(started?.duration ?? .zero))")
     } catch let failure as any DiagnosticError {
-      logger.log(level: .critical, diagnostic: failure.diagnostic)
+      logStartUpFailure(failure)
       outcome.publish(.failure(failure))
       throw failure
     }
@@ -133,13 +134,20 @@ public struct FeaturesService: Service, CustomStringConvertible {
   /// ```
   public var description: String { "FeaturesService(root: \(root))" }
 
+  /// Logs a failed validation or start critical, unless ``ServerMain`` runs the server: it logs
+  /// the error that stops the server, this one, with its whole tree, and a failure is logged once.
+  private func logStartUpFailure(_ failure: any DiagnosticError) {
+    guard !ServerMain.logsStartUpFailures else { return }
+    logger.log(level: .critical, diagnostic: failure.diagnostic)
+  }
+
   /// Validates the tree, logs what it found, and publishes a failure to ``ready()``.
   ///
   /// ``run()`` calls it first; a server whose lifecycle is not a service group calls it before its
   /// server starts.
   ///
   /// - Throws: `FeaturesValidationFailed` listing every problem, when validation finds any; it is
-  ///   logged critical with its diagnostic.
+  ///   logged critical with its diagnostic (by ``ServerMain``, once, when it runs the server).
   public func validate() async throws {
     let validation = await root.validate(contexts)
     for note in validation.notes {
@@ -148,7 +156,7 @@ public struct FeaturesService: Service, CustomStringConvertible {
     do {
       try validation.check()
     } catch let failure as FeaturesValidationFailed {
-      logger.log(level: .critical, diagnostic: failure.diagnostic)
+      logStartUpFailure(failure)
       outcome.publish(.failure(failure))
       throw failure
     }

@@ -22,7 +22,8 @@ import Logging
 ///
 /// The error is logged critical: an Arbor error with its whole tree as the message (every problem of
 /// a failed validation, each with its fix) and its diagnostic as metadata (the keys of
-/// ``DiagnosticLogMetadata``); any other error with its description.
+/// ``DiagnosticLogMetadata``); any other error with its description. It is logged once: a
+/// ``FeaturesService`` of the server leaves its failed validation or start to this entry.
 public enum ServerMain {
   /// Runs `server`; when it throws, logs the error, flushes standard output and standard error, and
   /// exits with status 1. Returns when `server` returns.
@@ -56,7 +57,7 @@ public enum ServerMain {
     logger: Logger, isolation: isolated (any Actor)? = #isolation, _ server: () async throws -> Void
   ) async -> Int32 {
     do {
-      try await server()
+      try await $logsStartUpFailures.withValue(true) { try await server() }
       return 0
     } catch let error as any DiagnosticError {
       logger.critical(
@@ -68,4 +69,8 @@ public enum ServerMain {
       return 1
     }
   }
+
+  /// Whether the server's start-up failures reach ``exitStatus(logger:isolation:_:)``, which logs
+  /// them: set while it runs the server, so that a ``FeaturesService`` does not log them first.
+  @TaskLocal static var logsStartUpFailures = false
 }

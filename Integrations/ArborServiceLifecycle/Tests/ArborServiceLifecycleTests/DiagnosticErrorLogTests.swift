@@ -1,4 +1,5 @@
 import Arbor
+import ArborIntegrationFixtures
 import ArborServiceLifecycle
 import ArborServiceLifecycleTesting
 import Logging
@@ -56,7 +57,7 @@ import Testing
     #expect(entry.metadata[DiagnosticLogMetadata.kindKey] == "FeatureLoadingFailed")
     #expect(
       entry.message
-        == "FeatureLoadingFailed: could not load Record (ArborServiceLifecycleTests/DiagnosticErrorLogTests.swift:50)"
+        == "FeatureLoadingFailed: could not load Record (ArborServiceLifecycleTests/DiagnosticErrorLogTests.swift:51)"
         + " ← Missing: no record 7")
   }
 }

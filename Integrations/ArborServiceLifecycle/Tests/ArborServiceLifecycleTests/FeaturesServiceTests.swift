@@ -1,4 +1,5 @@
 import Arbor
+import ArborIntegrationFixtures
 import ArborServiceLifecycle
 import ArborServiceLifecycleTesting
 import Logging
@@ -25,12 +26,10 @@ import Testing
     let teardowns = Teardowns()
     let root = testTree(teardowns: teardowns)
     let entries = RecordingLogHandler.Entries()
-    let service = FeaturesService(root: root, logger: entries.logger(label: "features")) { contexts in
-      contexts.use(Session(user: "validation"), for: SessionScope.self)
-    }
+    let service = FeaturesService(root: root, logger: entries.logger(label: "features"), contexts: validationContexts)
     try await run(service) {
       let connection: Connection = try await root.instance()
-      #expect(connection.open)
+      #expect(connection.number > 0)
       // Validation ran the connection's loader and its teardown; the root's own connection is open.
       #expect(teardowns.all.filter { $0 == "root" }.count == 1)
     }
@@ -67,6 +66,7 @@ import Testing
   @Test func theRootStartsItsEagerFeaturesAndMigrationsBeforeItIsReady() async throws {
     let teardowns = Teardowns()
     let root = FeaturesRoot { registry in
+      registry.use(Counter.live())
       registry.use(Connection.live(teardowns: teardowns), eager: true)
       registry.beforeServing { _ in teardowns.append("migrated") }
     }
@@ -89,7 +89,7 @@ import Testing
       registry.use(
         .cacheable { (features: Features) async throws -> Connection in
           guard features.isValidating else { throw Offline() }
-          return Connection(open: false)
+          return Connection(number: 0)
         }, eager: true)
     }
     let entries = RecordingLogHandler.Entries()
@@ -114,9 +114,8 @@ import Testing
 
   @Test func theServiceGroupLogsTheServiceByItsDescription() async throws {
     let entries = RecordingLogHandler.Entries()
-    let service = FeaturesService(root: testTree(), logger: entries.logger(label: "features")) { contexts in
-      contexts.use(Session(user: "validation"), for: SessionScope.self)
-    }
+    let service = FeaturesService(
+      root: testTree(), logger: entries.logger(label: "features"), contexts: validationContexts)
     try await run(service, groupEntries: entries) {}
     let named = entries.all.compactMap { $0.metadata["sl-service"].map { "\($0)" } }
     #expect(!named.isEmpty)

@@ -1,4 +1,5 @@
 import Arbor
+import ArborIntegrationFixtures
 import ArborServiceLifecycle
 import ArborServiceLifecycleTesting
 import Logging

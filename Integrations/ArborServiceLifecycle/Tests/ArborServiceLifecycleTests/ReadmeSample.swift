@@ -1,5 +1,6 @@
 // The README's sample, compiled here (the README shows this function's body).
 import Arbor
+import ArborIntegrationFixtures
 import ArborServiceLifecycle
 import Logging
 import ServiceLifecycle

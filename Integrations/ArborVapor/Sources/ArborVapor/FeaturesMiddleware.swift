@@ -1,4 +1,5 @@
 import Arbor
+@_spi(Integrations) import ArborServiceLifecycle
 import Vapor
 
 /// Branches a request scope for every request, with a context built from the request, hands the
@@ -26,21 +27,27 @@ import Vapor
 /// }
 /// ```
 public struct FeaturesMiddleware<Scope: FeaturesScope>: AsyncMiddleware {
-  /// Runs the request with the branch its request branch is made from.
-  let withParent: @Sendable (Request, (Features) async throws -> Response) async throws -> Response
+  /// Runs the request with the branch its request branch is made from, and whether that is the
+  /// sessions' parent because the request had no session key.
+  let withParent: @Sendable (Request, (Features, _ keyless: Bool) async throws -> Response) async throws -> Response
   /// The context of a request's branch.
   let makeContext: @Sendable (Request) async throws -> Scope.Context
   /// How Arbor errors become responses and log entries.
   let errors: DiagnosticErrorMapping
   /// Whether the request's branch is the task's current features while the chain runs.
   let setsCurrentFeatures: Bool
+  /// Where the middleware was made: where its request branches are requested.
+  let site: SourceLocation
 
   init(
-    errors: DiagnosticErrorMapping, setsCurrentFeatures: Bool,
+    errors: DiagnosticErrorMapping, setsCurrentFeatures: Bool, site: SourceLocation,
     context: @escaping @Sendable (Request) async throws -> Scope.Context,
-    withParent: @escaping @Sendable (Request, (Features) async throws -> Response) async throws -> Response
+    withParent:
+      @escaping @Sendable (Request, (Features, _ keyless: Bool) async throws -> Response) async throws ->
+      Response
   ) {
     self.withParent = withParent
+    self.site = site
     self.makeContext = context
     self.errors = errors
     self.setsCurrentFeatures = setsCurrentFeatures
@@ -62,15 +69,21 @@ public struct FeaturesMiddleware<Scope: FeaturesScope>: AsyncMiddleware {
   ///   - errors: How Arbor errors become responses and log entries.
   ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
   ///     the chain runs. Pass `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
+  ///   - line: Where the middleware is made; captured for you.
   ///   - context: The context of the request's branch, built from the request.
   public init(
     root: Features, scope: Scope.Type, parent: (@Sendable (Request) async throws -> Features?)? = nil,
     errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    file: StaticString = #fileID, line: UInt = #line,
     context: @escaping @Sendable (Request) async throws -> Scope.Context
   ) {
-    self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) { request, body in
-      guard let parent else { return try await body(root) }
-      return try await body(try await parent(request) ?? root)
+    self.init(
+      errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: SourceLocation(fileID: file, line: line),
+      context: context
+    ) { request, body in
+      guard let parent else { return try await body(root, false) }
+      return try await body(try await parent(request) ?? root, false)
     }
   }
 
@@ -80,33 +93,92 @@ public struct FeaturesMiddleware<Scope: FeaturesScope>: AsyncMiddleware {
   /// The session branch is made on the caller's first request and kept across requests, as
   /// `sessions` says; it is not evicted while one of its requests runs.
   ///
+  /// A `nil` key branches the request from the sessions' parent, as a signed-out request. Where the
+  /// request scope is defined for session branches only, such a request cannot be branched: refuse
+  /// it in `key` instead, with a 401, and `key` returns a `Key`, not a `Key?`. A middleware made with
+  /// a `key` that can return `nil` where the parent cannot branch `scope` reports
+  /// ``SessionKeyMissing`` as it is made, through Arbor's issue reporter.
+  ///
   /// ```swift
   /// let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900)) { (token: String) in
   ///   try await Session(user: accounts.user(for: token))
   /// }
   /// app.middleware.use(
-  ///   FeaturesMiddleware(sessions: sessions, scope: RequestScope.self, key: { req in
-  ///     req.headers.bearerAuthorization?.token
-  ///   }) { req in RequestInfo(id: req.id, path: req.url.path) })
+  ///   FeaturesMiddleware(
+  ///     sessions: sessions, scope: RequestScope.self,
+  ///     key: { req in
+  ///       guard let token = req.headers.bearerAuthorization?.token else { throw Abort(.unauthorized) }
+  ///       return token
+  ///     }
+  ///   ) { req in RequestInfo(id: req.id, path: req.url.path) })
   /// ```
   ///
   /// - Parameters:
   ///   - sessions: The session branches, by key.
   ///   - scope: The scope of request branches; defined where a session branch can branch it.
   ///   - key: The caller's key, or `nil` to branch from the sessions' parent (signed out). Throw an
-  ///     `Abort` to refuse the request (401 without a credential).
+  ///     `Abort` to refuse the request (401 without a credential). A request without a key whose
+  ///     scope the parent cannot branch fails with ``SessionKeyMissing``.
   ///   - errors: How Arbor errors become responses and log entries.
   ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
   ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
+  ///   - line: Where the middleware is made; captured for you.
   ///   - context: The context of the request's branch.
   public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
     sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type, key: @escaping @Sendable (Request) async throws -> Key?,
     errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    file: StaticString = #fileID, line: UInt = #line,
     context: @escaping @Sendable (Request) async throws -> Scope.Context
   ) {
-    self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, context: context) { request, body in
-      guard let key = try await key(request) else { return try await body(sessions.parent) }
-      return try await sessions.withBranch(for: key) { try await body($0) }
+    let site = SourceLocation(fileID: file, line: line)
+    // A nil key is served from the sessions' parent: where that cannot branch the scope, say so now.
+    SessionKeyMissing.checkAtStartUp(Scope.self, from: sessions.parent, refusal: "throw Abort(.unauthorized)", at: site)
+    self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: site, context: context) {
+      request, body in
+      guard let key = try await key(request) else { return try await body(sessions.parent, true) }
+      return try await sessions.withBranch(for: key) { try await body($0, false) }
+    }
+  }
+
+  /// A middleware that branches `scope` for every request below the caller's branch in
+  /// `sessions`, found by the key `key` reads from the request, which every request must have.
+  ///
+  /// `key` returns the caller's key, or throws to refuse the request: every request is branched
+  /// below a session, so the request scope may be defined for session branches only.
+  ///
+  /// ```swift
+  /// FeaturesMiddleware(
+  ///   sessions: sessions, scope: RequestScope.self,
+  ///   key: { req in
+  ///     guard let token = req.headers.bearerAuthorization?.token else { throw Abort(.unauthorized) }
+  ///     return token
+  ///   }
+  /// ) { req in RequestInfo(id: req.id, path: req.url.path) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - sessions: The session branches, by key.
+  ///   - scope: The scope of request branches; defined where a session branch can branch it.
+  ///   - key: The caller's key. Throw an `Abort` to refuse the request (401 without a credential).
+  ///   - errors: How Arbor errors become responses and log entries.
+  ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
+  ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
+  ///   - line: Where the middleware is made; captured for you.
+  ///   - context: The context of the request's branch.
+  public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
+    sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type, key: @escaping @Sendable (Request) async throws -> Key,
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    file: StaticString = #fileID, line: UInt = #line,
+    context: @escaping @Sendable (Request) async throws -> Scope.Context
+  ) {
+    self.init(
+      errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: SourceLocation(fileID: file, line: line),
+      context: context
+    ) { request, body in
+      let key = try await key(request)
+      return try await sessions.withBranch(for: key) { try await body($0, false) }
     }
   }
 
@@ -123,13 +195,17 @@ public struct FeaturesMiddleware<Scope: FeaturesScope>: AsyncMiddleware {
   ///   - errors: How Arbor errors become responses and log entries.
   ///   - setsCurrentFeatures: Whether the request's branch is the task's current features while
   ///     the chain runs; `false` when no handler reads `Features.current()` or `@Resolved`.
+  ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
+  ///   - line: Where the middleware is made; captured for you.
   public init(
     root: Features, scope: Scope.Type, parent: (@Sendable (Request) async throws -> Features?)? = nil,
-    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true
+    errors: DiagnosticErrorMapping = DiagnosticErrorMapping(), setsCurrentFeatures: Bool = true,
+    file: StaticString = #fileID, line: UInt = #line
   ) where Scope.Context == Void {
-    self.init(root: root, scope: scope, parent: parent, errors: errors, setsCurrentFeatures: setsCurrentFeatures) {
-      _ in ()
-    }
+    self.init(
+      root: root, scope: scope, parent: parent, errors: errors, setsCurrentFeatures: setsCurrentFeatures, file: file,
+      line: line
+    ) { _ in () }
   }
 
   /// Branches the request's scope, runs the rest of the chain with the branch in `req.features`
@@ -143,13 +219,21 @@ public struct FeaturesMiddleware<Scope: FeaturesScope>: AsyncMiddleware {
   /// - Throws: Any other error of the chain as it is.
   public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
     do {
-      return try await withParent(request) { parent in
-        try await parent.withBranch(Scope.self, context: try await makeContext(request)) { branch in
-          request.storage[RequestFeaturesKey.self] = branch
-          // The branch is closed when this returns: a late reader gets a clear error, not a closed branch.
-          defer { request.storage[RequestFeaturesKey.self] = nil }
-          guard setsCurrentFeatures else { return try await next.respond(to: request) }
-          return try await branch.withCurrent { try await next.respond(to: request) }
+      return try await withParent(request) { parent, keyless in
+        do {
+          return try await parent.withBranch(
+            Scope.self, context: try await makeContext(request), file: site.fileID, line: site.line
+          ) { branch in
+            request.storage[RequestFeaturesKey.self] = branch
+            // The branch is closed when this returns: a late reader gets a clear error, not a closed branch.
+            defer { request.storage[RequestFeaturesKey.self] = nil }
+            guard setsCurrentFeatures else { return try await next.respond(to: request) }
+            return try await branch.withCurrent { try await next.respond(to: request) }
+          }
+        } catch let undefined as FeaturesScopeUndefined
+          where keyless && undefined.scope == Scope.self && undefined.diagnostic.location == site
+        {
+          throw SessionKeyMissing(undefined, refusal: "throw Abort(.unauthorized)", at: site)
         }
       }
     } catch let error as any DiagnosticError where !(error is any AbortError) {

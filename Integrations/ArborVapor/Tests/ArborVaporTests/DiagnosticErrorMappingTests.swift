@@ -1,4 +1,5 @@
 import Arbor
+import ArborIntegrationFixtures
 import ArborServiceLifecycleTesting
 import ArborVapor
 import Foundation
@@ -13,7 +14,10 @@ import VaporTesting
   ) {
     app.logger = entries.logger()
     app.middleware.use(
-      FeaturesMiddleware(root: testTree(), scope: RequestScope.self, errors: errors) { RequestInfo($0) })
+      FeaturesMiddleware(
+        root: testTree(notFound: { Abort(.notFound, reason: "no todo at \($0)") }), scope: RequestScope.self,
+        errors: errors
+      ) { RequestInfo($0) })
     app.get("broken") { req async throws -> String in
       "\(try await req.features.instance(of: Unregistered.self).value)"
     }
@@ -44,7 +48,7 @@ import VaporTesting
     #expect(entry.level == .error)
     #expect(
       entry.message
-        == "FeatureUndefined: no implementation of Unregistered (ArborVaporTests/DiagnosticErrorMappingTests.swift:18)")
+        == "FeatureUndefined: no implementation of Unregistered (ArborVaporTests/DiagnosticErrorMappingTests.swift:22)")
     #expect(entry.metadata["http.response.status_code"] == "500")
     guard case .string(let json)? = entry.metadata[DiagnosticLogMetadata.diagnosticKey] else {
       Issue.record("no diagnostic JSON in \(entry.metadata)")
@@ -73,7 +77,7 @@ import VaporTesting
     #expect(entry.metadata[DiagnosticLogMetadata.kindKey] == "FeatureLoadingFailed")
     #expect(
       entry.message
-        == "FeatureLoadingFailed: could not load Todo (ArborVaporTests/DiagnosticErrorMappingTests.swift:21)"
+        == "FeatureLoadingFailed: could not load Todo (ArborVaporTests/DiagnosticErrorMappingTests.swift:25)"
         + " ← Abort: 404: no todo at /todos/7")
   }
 

@@ -1,4 +1,5 @@
 import Arbor
+import ArborIntegrationFixtures
 import ArborServiceLifecycleTesting
 import ArborVapor
 import Testing
@@ -35,6 +36,37 @@ import VaporTesting
     #expect(critical.count == 1)
     #expect(critical.first?.message.hasPrefix("FeaturesValidationFailed: 2 problems in the features tree") == true)
     #expect(critical.first?.metadata[DiagnosticLogMetadata.kindKey] == "FeaturesValidationFailed")
+  }
+
+  @Test func aFailedBootUnderServerMainIsLoggedOnce() async throws {
+    let root = FeaturesRoot { registry in
+      registry.defineScope(SessionScope.self) { registry in registry.use(Audit.live()) }
+    }
+    let appEntries = RecordingLogHandler.Entries()
+    let serviceEntries = RecordingLogHandler.Entries()
+    let serverEntries = RecordingLogHandler.Entries()
+    let status = await ServerMain.exitStatus(logger: serverEntries.logger()) {
+      // The README's entry point: boot before `execute()`, which would log the error a second time.
+      let app = try await Application.make(.testing)
+      app.logger = appEntries.logger()
+      do {
+        app.useFeatures(FeaturesService(root: root, logger: serviceEntries.logger(), contexts: validationContexts))
+        try await app.asyncBoot()
+        try await app.execute()
+      } catch {
+        try? await app.asyncShutdown()
+        throw error
+      }
+      try await app.asyncShutdown()
+    }
+    #expect(status == 1)
+    let errors = (appEntries.all + serviceEntries.all + serverEntries.all).filter { $0.level >= .error }
+    #expect(errors.count == 1)
+    #expect(serverEntries.all.first?.metadata[DiagnosticLogMetadata.kindKey] == "FeaturesValidationFailed")
+    #expect(
+      serverEntries.all.first?.message.hasPrefix(
+        "server stopped: FeaturesValidationFailed: 1 problem in the features tree\n")
+        == true)
   }
 
   @Test func shutdownClosesTheRootAfterTheRequests() async throws {

@@ -1,4 +1,5 @@
 import Arbor
+import ArborIntegrationFixtures
 import ArborServiceLifecycleTesting
 import ArborVapor
 import Testing

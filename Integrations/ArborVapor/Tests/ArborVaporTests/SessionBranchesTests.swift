@@ -1,4 +1,5 @@
 import Arbor
+import ArborIntegrationFixtures
 import ArborServiceLifecycleTesting
 import ArborVapor
 import Testing
@@ -61,5 +62,32 @@ import VaporTesting
       #expect(sessions.count == 0)
     }
     try await root.close()
+  }
+
+  @Test func aRequestWithoutAKeyWhereOnlySessionsBranchRequestsIsLoggedAsAMissingKey() async throws {
+    let entries = RecordingLogHandler.Entries()
+    let sessions = KeyedBranches(SessionScope.self, of: sessionsOnlyTree()) { (user: String) in Session(user: user) }
+    try await withApp { app in
+      app.logger = entries.logger()
+      let api = app.grouped(
+        FeaturesMiddleware(
+          sessions: sessions, scope: RequestScope.self, key: { $0.headers.first(name: "x-user") },
+          file: "App/Routes.swift", line: 12
+        ) { RequestInfo($0) })
+      api.get("session") { req async throws -> String in
+        try await req.features.instance(of: SessionTag.self).user
+      }
+      let signedIn = try await app.testing().sendRequest(.GET, "/session", headers: ["x-user": "ann"])
+      #expect(signedIn.body.string == "ann")
+      let anonymous = try await app.testing().sendRequest(.GET, "/session")
+      #expect(anonymous.status == .internalServerError)
+    }
+    try await sessions.close()
+    let logged = entries.all.filter { $0.metadata[DiagnosticLogMetadata.kindKey] != nil }
+    #expect(logged.map { $0.metadata[DiagnosticLogMetadata.kindKey] } == ["SessionKeyMissing"])
+    #expect(
+      logged.first?.message
+        == "SessionKeyMissing: a request without a session key cannot branch RequestScope from Root"
+        + " ← FeaturesScopeUndefined: RequestScope is not defined in Root (App/Routes.swift:12)")
   }
 }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Suspends each caller of `arriveAndWait()` until `count` callers have arrived, or `timeout` has
 /// passed.
-final class Gate: Sendable {
+public final class Gate: Sendable {
   private struct State {
     var arrived = 0
     var waiters: [CheckedContinuation<Void, Never>] = []
@@ -11,10 +11,12 @@ final class Gate: Sendable {
   private let count: Int
   private let state = Mutex(State())
 
-  init(count: Int) { self.count = count }
+  /// A gate that opens when `count` callers have arrived.
+  public init(count: Int) { self.count = count }
 
   /// Waits for the others; `false` when `timeout` passed first (the test then fails on it).
-  func arriveAndWait(timeout: Duration = .seconds(60)) async -> Bool {
+  @discardableResult
+  public func arriveAndWait(timeout: Duration = .seconds(60)) async -> Bool {
     let arrived = state.withLock { state in
       state.arrived += 1
       return state.arrived
