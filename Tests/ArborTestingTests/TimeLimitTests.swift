@@ -61,7 +61,7 @@ import Testing
         ├─ scope: Root
         ├─ fix: fix each cause below, then start a new tree: this one is closed,
         │       and what had started is torn down
-        └─ cause: FeaturesStartTimedOut: Pool did not load within 0.2 seconds
+        └─ cause: FeaturesStartTimedOut: Pool did not load within 200 ms
            ├─ path: start() → Pool
            ├─ implementation: Pool.live() registered at App/Main.swift:14
            └─ fix: find what Pool.live() waits for, or give it a longer startTimeLimit
@@ -83,7 +83,7 @@ import Testing
     #expect(error?.diagnostic.causes.map(\.kind) == ["FeaturesStartTimedOut"])
     #expect(
       error?.diagnostic.causes.first?.message
-        == "the work before serving named at App/Main.swift:30 did not end within 5.0 seconds")
+        == "the work before serving named at App/Main.swift:30 did not end within 5 s")
   }
 
   @Test func aHungTeardownIsReportedAndSkippedWhenTheRootsClockPassesItsLimit() async throws {

@@ -108,10 +108,10 @@ public struct FeaturesService: Service, CustomStringConvertible {
   public func start() async throws {
     do {
       let started = try await root.start(timeout: startTimeout)
-      for step in started?.steps ?? [] {
+      for step in started.steps {
         logger.info("features tree started \(step.name) in \(Self.milliseconds(step.duration))")
       }
-      logger.info("features tree started in \(Self.milliseconds(started?.duration ?? .zero))")
+      logger.info("features tree started in \(Self.milliseconds(started.duration))")
     } catch let failure as any DiagnosticError {
       logStartUpFailure(failure)
       outcome.publish(.failure(failure))
