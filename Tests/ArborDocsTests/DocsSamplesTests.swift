@@ -7,12 +7,13 @@ import Testing
 /// by TutorialTests; the testing article's quotes, by DocsTests too, against the file each names.)
 @Suite struct DocsSamplesTests {
   static let root = ReadmeTests.root
-  /// The integrations' tests compile the README's server and configuration samples: the root
-  /// package cannot depend on Hummingbird or swift-configuration.
+  /// The integrations' tests compile the README's server, configuration and macro samples: the root
+  /// package cannot depend on Hummingbird, swift-configuration or swift-syntax.
   static let folders = [
     "Tests/ArborDocsTests", "Tests/ArborTestingTests/Docs", "Tests/ArborDiagnosticsTests/Support",
     "Sources/DemoFeatures", "Integrations/ArborHummingbird/Tests/ArborHummingbirdTests",
     "Integrations/ArborConfiguration/Tests/ArborConfigurationTests",
+    "Integrations/ArborMacros/Tests/ArborMacrosTests",
   ]
   static let catalogs = ["Sources/Core/Arbor.docc", "Sources/Testing/ArborTesting.docc"]
 
