@@ -1,30 +1,17 @@
 extension Features {
   /// Closes the branch of these features: tears down what it built, in order, and refuses new work.
   ///
-  /// From the moment it starts, every request, branch and context lookup through this branch or a
-  /// branch below it throws ``FeaturesClosed``; other branches are untouched. Then it closes the
-  /// open branches below this one, each after the branches below it, and runs the `teardown:` of
-  /// every instance cached here, newest first, once the loads in flight here have ended (they are
-  /// torn down too). A teardown that throws does not stop the others: when any threw, `close()`
-  /// throws ``TeardownFailed`` listing them all.
-  ///
-  /// It is idempotent: a second call, or a call on a branch below one being closed, waits for the
-  /// one close and sees its outcome. Cancelling the calling task does not stop it: teardowns run to
-  /// the end, in a task of their own that nobody cancels.
-  ///
-  /// Lifecycle work never waits for lifecycle work: called from a loader, a teardown, a
-  /// before-serving work or a keyed branch's making (or a task one of them started), `close()`
-  /// starts or joins the close and returns at once, and a teardown that throws is reported through
-  /// ``IssueReporting``, as a dropped branch's skipped teardowns are.
+  /// From its start, requests through this branch or one below throw ``FeaturesClosed``. Branches
+  /// below close first; then every `teardown:` here runs, newest first, once loads in flight ended,
+  /// even when one throws. A second call sees the one close's outcome; cancelling the caller stops
+  /// no teardown; with nothing to tear down it does not suspend. From lifecycle work (a loader, a
+  /// teardown, a before-serving work, a keyed branch's making), it starts or joins the close and
+  /// returns at once, and failures go to ``IssueReporting``.
   ///
   /// ```swift
   /// try await session.close()   // at the end of a session
   /// try await root.close()      // on shutdown
   /// ```
-  ///
-  /// A branch with nothing to tear down and no open branches below it (a request's branch that
-  /// loaded only features without teardowns) closes at once, without suspending: called from an
-  /// actor, it does not leave it.
   ///
   /// - Parameters:
   ///   - file: Where it is closed; captured for you.
@@ -43,11 +30,10 @@ extension Features {
     try await remainder.complete(closing: branch, at: location, isolation: isolation)
   }
 
-  /// Makes a branch of `scope`, runs `body` with it, and closes it when `body` returns or throws,
-  /// also when the task is cancelled.
+  /// Makes a branch of `scope`, runs `body` with it, and closes it when `body` returns or throws.
   ///
   /// The way to scope a request: its instances live as long as `body` runs, and their teardowns run
-  /// before this returns.
+  /// before this returns, also when the task is cancelled.
   ///
   /// ```swift
   /// try await root.withBranch(RequestScope.self, context: request) { request in
@@ -72,8 +58,7 @@ extension Features {
     _ scope: Scope.Type, context: Scope.Context, file: StaticString = #fileID, line: UInt = #line,
     isolation: isolated (any Actor)? = #isolation, _ body: nonisolated(nonsending) (Features) async throws -> Result
   ) async throws -> Result {
-    // Inlinable, so that the caller's `Result` is known here: an async function keeps a value of
-    // a generic type in task memory, one allocation per call.
+    // Inlinable: a value of an unknown generic type would cost a task allocation per call.
     let branch = try branch(scope, context: context, file: file, line: line)
     let result: Result
     do {
@@ -86,19 +71,15 @@ extension Features {
     return result
   }
 
-  /// Closes these features after a body that threw `error`: the body's error is what the caller
-  /// sees, so a teardown that fails is reported through ``IssueReporting``.
+  /// A close after a body that threw: the caller sees the body's error, so a teardown's is reported.
   @usableFromInline
   func close(after error: any Error, file: StaticString, line: UInt, isolation: isolated (any Actor)?) async {
-    do {
-      try await close(file: file, line: line, isolation: isolation)
-    } catch {
+    do { try await close(file: file, line: line, isolation: isolation) } catch {
       IssueReporting.report(Diagnostic(describing: error), severity: .failure)
     }
   }
 
-  /// Makes a branch of a scope whose branches carry no context, runs `body` with it, and closes it
-  /// when `body` ends.
+  /// Makes a branch of a scope without context, runs `body` with it, and closes it when `body` ends.
   ///
   /// ```swift
   /// try await session.withBranch(RequestScope.self) { request in

@@ -1,22 +1,16 @@
 extension Features {
   /// Renews the cached instance of a feature, and every cached instance built from it.
   ///
-  /// The instance is the one the branch that caches the feature for these features holds (this
-  /// branch's, or an ancestor's). Its dependents are the instances cached in that branch or below it
-  /// whose loaders received it from their features, directly or through other features. Each is
-  /// forgotten at once, so no request receives it any more, and torn down, dependents first; the
-  /// next request for any of them loads it anew, exactly once, as a first request does.
+  /// Its dependents are the instances cached in its branch or below whose loaders received it,
+  /// directly or not. Each is forgotten at once and torn down, dependents first; the next request
+  /// loads it anew, once. Refreshes of one tree run one after another; a racing request receives the
+  /// old instance or the new one, never one being torn down. From lifecycle work (a loader, a
+  /// teardown, a before-serving work, a keyed branch's making) it throws at once.
   ///
   /// ```swift
   /// // Signing out: the token, and every client made with it, are loaded anew.
   /// let renewed = try await session.refresh(AuthToken.self)
   /// ```
-  ///
-  /// Refreshes of one tree run one after another. A request that races a refresh receives the
-  /// instance from before it or the new one, never one whose teardown has started. A refresh of a
-  /// feature that has no cached instance renews nothing. A refresh waits for loads and teardowns, so
-  /// lifecycle work (a loader, a teardown, a before-serving work, a keyed branch's making) never
-  /// makes one: there it throws ``LifecycleWorkReentered`` at once.
   ///
   /// - Parameters:
   ///   - feature: The feature to renew.
@@ -44,8 +38,7 @@ extension Features {
     }
   }
 
-  /// Renews the cached instance of a feature that takes no context, and every cached instance built
-  /// from it; see ``refresh(_:context:file:line:)``.
+  /// Renews the cached instance of a feature without context; see ``refresh(_:context:file:line:)``.
   ///
   /// ```swift
   /// try await session.refresh(AuthToken.self)
@@ -63,8 +56,8 @@ extension Features {
     try await refresh(feature, context: NoContext(), file: file, line: line)
   }
 
-  /// A refresh of a static or disposable feature that takes no context: it always throws
-  /// ``FeatureNotRenewable``, which says how to renew instead.
+  /// A refresh of a static or disposable feature: it throws ``FeatureNotRenewable``, which says how
+  /// to renew instead.
   ///
   /// - Parameters:
   ///   - feature: The feature.

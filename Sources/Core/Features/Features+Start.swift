@@ -2,17 +2,12 @@ extension Features {
   /// Starts this branch before it serves: loads every eager feature its scope registers, then runs
   /// its scope's before-serving work.
   ///
-  /// The eager features (`registry.use(loader, eager: true)`) of this branch's scope (the root's
-  /// registry, for the root; a session scope's, for a session) load at once, each after the
-  /// features it requests, since a load requests what it needs first: independent ones
-  /// concurrently, shared ones once. Then the work named with
-  /// ``FeaturesRegistry/beforeServing(timeLimit:file:line:_:)`` runs, in order (migrations). A
-  /// start runs once: a second call, concurrent or later, waits for it and gets its outcome.
-  ///
-  /// A start fails whole: when a load or a work fails or passes its time limit, `start` throws one
-  /// diagnostic listing every failure with its path, and closes the branch, so that what had
-  /// started is torn down, in reverse dependency order. A load past its limit ends the start: the
-  /// eager loads still running then (one that waits for it, say) are reported, not waited for.
+  /// Eager features (`registry.use(loader, eager: true)`) load concurrently, each after what it
+  /// requests; then the ``FeaturesRegistry/beforeServing(timeLimit:file:line:_:)`` work runs in
+  /// order. A start runs once: a later call gets its outcome. It fails whole: one failure or time
+  /// limit passed throws one diagnostic listing every failure and closes the branch. From lifecycle
+  /// work (a loader, a teardown, a before-serving work, a keyed branch's making) it could wait for
+  /// itself, so there it throws at once.
   ///
   /// ```swift
   /// let root = FeaturesRoot { registry in
@@ -28,10 +23,6 @@ extension Features {
   ///   - file: Where the branch is started; captured for you.
   ///   - line: Where the branch is started; captured for you.
   ///   - isolation: The caller's actor, captured for you.
-  /// A start is never made from lifecycle work (a loader, a teardown, a before-serving work, a keyed
-  /// branch's making): it waits for loads and work, and could wait for itself. There it throws
-  /// ``LifecycleWorkReentered`` at once.
-  ///
   /// - Returns: What the start ran, each step with its duration, for a log.
   /// - Throws: ``FeaturesStartFailed``; ``FeaturesClosed`` when the branch is closed, also by a
   ///   close that raced the start; ``LifecycleWorkReentered`` from lifecycle work.

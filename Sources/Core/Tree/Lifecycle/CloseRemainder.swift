@@ -1,20 +1,11 @@
-/// A close, from its start to its end: ``start(closing:at:)`` marks the branch closed and returns
-/// what is left of the close, if anything, which ``complete(closing:at:isolation:)`` awaits.
+/// What is left of a close once it marked the branch closed: what ``complete(closing:at:isolation:)`` awaits.
 @usableFromInline
 enum CloseRemainder: Sendable {
-  /// Another close was first: wait for its outcome.
   case outcomeOfEarlierClose
-  /// The branch's descendants, then its own teardowns.
   case run(CloseStep)
 
-  /// Starts closing `branch`: marks it and every open descendant closed. A branch with nothing
-  /// below it, nothing loading and nothing to tear down (a request's branch, most often) is closed
-  /// when this returns, with no plan, no task and no suspension.
-  ///
-  /// - Returns: `nil` when the close has ended; otherwise what is left of it: its open descendants
-  ///   first, each after its own descendants, then its own instances, newest first, once the loads
-  ///   in flight ended. A second close (or a close of a branch an ancestor's close reached) waits
-  ///   for the first one's outcome.
+  /// Marks `branch` and its descendants closed. `nil` when the close ended already: a branch with
+  /// nothing below, loading or to tear down (a request's, most often) needs no task or suspension.
   @usableFromInline
   static func start(closing branch: Branch, at site: SourceLocation) -> CloseRemainder? {
     guard let children = CloseStep.markClosed(branch, at: site, levelsUp: 0, collecting: true) else {
@@ -31,15 +22,8 @@ enum CloseRemainder: Sendable {
     return .run(CloseStep(branch: branch, runsTeardowns: true, children: children))
   }
 
-  /// Ends the close of `branch` that ``start(closing:at:)`` began. The caller keeps the
-  /// branch alive meanwhile.
-  ///
-  /// Inside lifecycle work (``LifecycleWork``) it returns at once: the close goes on in its task,
-  /// and its failures are reported through ``IssueReporting``, as a dropped branch's are.
-  ///
-  /// - Parameter isolation: The caller's actor: the close goes on there.
-  /// - Throws: ``TeardownFailed`` listing every teardown that threw, for the caller that started
-  ///   the close and every caller waiting for it.
+  /// Throws ``TeardownFailed`` listing every teardown that threw, to every caller of the close;
+  /// inside lifecycle work it returns at once and the failures are reported, as a dropped branch's.
   @usableFromInline
   func complete(closing branch: Branch, at site: SourceLocation, isolation: isolated (any Actor)?) async throws {
     let isAwaited = LifecycleWork.running == nil
@@ -49,8 +33,7 @@ enum CloseRemainder: Sendable {
       guard isAwaited else { return }
       failures = await Self.outcomeOfFirstClose(of: branch)
     case .run(let plan):
-      // A task of its own, which nobody cancels: a teardown never starts cancelled, even when the
-      // caller's task is cancelled before or during the close.
+      // A task nobody cancels: a teardown never starts cancelled, even when the caller is.
       let task = LifecycleWork.detachedFromLoads {
         let failures = await plan.run()
         if !isAwaited, !failures.isEmpty {
@@ -68,13 +51,8 @@ enum CloseRemainder: Sendable {
   /// The outcome of the close of `branch` that started first, once it ended.
   static func outcomeOfFirstClose(of branch: Branch) async -> [TeardownFailed.Failure] {
     await withCheckedContinuation { continuation in
-      let ready = branch.state.withLock { state -> [TeardownFailed.Failure]? in
-        switch state.lifecycle.waitForOutcome(continuation) {
-        case .suspend: return nil
-        case .resume(let failures): return failures
-        }
-      }
-      if let ready { continuation.resume(returning: ready) }
+      let action = branch.state.withLock { $0.lifecycle.waitForOutcome(continuation) }
+      if case .resume(let failures) = action { continuation.resume(returning: failures) }
     }
   }
 }

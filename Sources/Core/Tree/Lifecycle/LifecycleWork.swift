@@ -1,23 +1,13 @@
-/// The code a tree runs for a branch's life: a loader, a teardown, a before-serving work, or the
-/// making of a keyed branch (its context closure).
-///
-/// The rule that keeps lifecycle calls simple: **lifecycle work never waits for lifecycle work.**
-/// Inside it, `close()` (and a keyed set's `evict` or `close`) starts or joins the close and returns
-/// at once; `refresh` and `start` throw ``LifecycleWorkReentered``; a keyed set's request throws
-/// ``KeyedBranchesCycle`` inside a making. So no close, renewal, start or making ever waits for
-/// itself, and nothing searches for such loops: only loads wait for loads (``WaitGraph``).
-///
-/// A loader is known by its frame (the thread's, or the task's async frame); the other kinds, and a
-/// test container's loads (which have no frame), are bound to ``current`` for the task that runs
-/// them, and tasks they start inherit it.
+/// A loader, a teardown, a before-serving work, or a keyed branch's making. **Lifecycle work never
+/// waits for lifecycle work**, so only loads wait for loads (``WaitGraph``); what each call answers
+/// inside it is tabled in `Docs/Architecture.md`.
 enum LifecycleWork: Sendable {
   case loader(any Feature.Type)
   case teardown(PendingTeardown)
   case beforeServing(SourceLocation)
   case making(scope: any FeaturesScope.Type, key: any Sendable)
 
-  /// The teardown, before-serving work, making or test container's load the current task runs: the
-  /// innermost.
+  /// The innermost but for a loader with a frame; tasks started inside inherit it.
   @TaskLocal static var current: LifecycleWork?
 
   /// The lifecycle work the current task or thread runs, if any: a loader before the work around it.
@@ -37,8 +27,7 @@ enum LifecycleWork: Sendable {
     }
   }
 
-  /// Runs `body` in a task of its own, which nobody cancels (a teardown never starts cancelled),
-  /// outside the loads of the caller's path: its requests are not part of them.
+  /// A task nobody cancels (a teardown never starts cancelled), outside the caller's load path.
   static func detachedFromLoads<R: Sendable>(_ body: sending @escaping () async -> R) -> Task<R, Never> {
     Task {
       guard AsyncFrame.currentIfAny != nil else { return await body() }

@@ -1,28 +1,21 @@
-/// One start of a branch: its scope's eager features loaded at once, each after the features it
-/// requests, then its before-serving work in order; on a failure, the branch closed.
-///
-/// The loads are plain requests through the branch's features: a feature another eager feature
-/// requests is loaded once, by whichever asks first, so each starts after what it needs, and
-/// independent ones concurrently, with no graph to compute.
+/// One start of a branch. Its loads are plain requests, so a shared feature loads once and each
+/// after what it needs, with no graph to compute.
 struct StartUp {
   let branch: Branch
   let features: Features
   let timeout: Duration?
   let site: SourceLocation
-  /// The root's clock, which time limits run on.
+  /// Time limits run on the root's clock.
   var clock: TreeRenewals { branch.definition.renewals }
 
-  /// How a start ended: what ran, or the diagnostic of what failed.
   typealias Outcome = Result<StartEvent, FeaturesStartFailed>
 
-  /// Runs the start.
   func run() async -> Outcome {
     let began = ContinuousClock.now
     let deadline = timeout.map { clock.now() + $0 }
     let eager = branch.definition.bindings.filter(\.lifecycle.isEager)
     var steps: [StartEvent.Step] = []
-    // A load past its limit fails the start: the loads still running then (one that waits for it,
-    // say) are not waited for either.
+    // A load past its limit fails the start: the loads still running (one waiting for it) too.
     let stop = TimeLimit.Stop()
     await withTaskGroup(of: (StartEvent.Step, timedOut: Bool).self) { group in
       for binding in eager {
@@ -44,8 +37,7 @@ struct StartUp {
     let failures = steps.compactMap(\.failure)
     var failure: FeaturesStartFailed?
     if !failures.isEmpty {
-      // A load that passed its limit may never end, and a close waits for the loads in flight:
-      // then the close goes on in its task, and ends when they do.
+      // A load past its limit may never end, and a close waits for it: then nobody waits for the close.
       let waitsForTheClose = !failures.contains { $0.kind == FeaturesStartFailed.timedOutKind }
       failure = FeaturesStartFailed(
         failures, of: eager.count + branch.definition.startWork.count, in: branch.path,
@@ -58,8 +50,6 @@ struct StartUp {
   }
 
   /// Loads the eager feature of `binding`, within its time limit and what is left of the start's.
-  ///
-  /// - Returns: The step, and whether it passed its limit.
   private func load(_ binding: Binding, before deadline: Duration?, until stop: TimeLimit.Stop) async
     -> (StartEvent.Step, timedOut: Bool)
   {
@@ -75,8 +65,7 @@ struct StartUp {
     case .static, .disposable, .cacheablePerContext:
       return (step(failure: FeaturesStartFailed.notEager(binding)), false)
     }
-    let features = features
-    let location = binding.site
+    let (features, location) = (features, binding.site)
     let request: @Sendable () async throws -> Void = {
       try await Self.request(registration.feature, from: features, at: location)
     }
@@ -104,7 +93,6 @@ struct StartUp {
     }
   }
 
-  /// Runs before-serving work, within its time limit and what is left of the start's.
   private func perform(_ work: StartWork, before deadline: Duration?) async -> StartEvent.Step {
     let name = "before serving (\(work.site))"
     let began = ContinuousClock.now
@@ -125,33 +113,21 @@ struct StartUp {
     return StartEvent.Step(name: name, feature: nil, start: began, duration: .now - began, failure: failure)
   }
 
-  /// Closes the branch after a failed start, so that what started is torn down.
-  ///
-  /// - Parameter waiting: Whether to wait for the close: not when a load passed its time limit.
-  /// - Returns: What the close's teardowns threw, when waited for.
+  /// Closes the branch after a failed start; returns what its teardowns threw, when `waiting`.
   private func closeAfterFailure(waiting: Bool) async -> TeardownFailed? {
     let closing = Task { [features, site] in try await features.close(file: site.fileID, line: site.line) }
     guard waiting else { return nil }
-    do {
-      try await closing.value
-      return nil
-    } catch {
-      return error as? TeardownFailed
-    }
+    do { try await closing.value } catch { return error as? TeardownFailed }
+    return nil
   }
 
   /// The time a step may take: its own limit, bounded by what is left of the start's.
   private func limit(_ own: Duration?, before deadline: Duration?) -> Duration? {
-    let left = deadline.map { max($0 - clock.now(), .zero) }
-    switch (own, left) {
-    case (nil, nil): return nil
-    case (let own?, nil): return own
-    case (nil, let left?): return left
-    case (let own?, let left?): return min(own, left)
-    }
+    guard let left = deadline.map({ max($0 - clock.now(), .zero) }) else { return own }
+    return own.map { min($0, left) } ?? left
   }
 
-  /// Requests the eager cacheable `feature`, which takes no context, through `features`.
+  /// Requests the eager `feature` through `features`.
   private static func request<F: Feature>(_ feature: F.Type, from features: Features, at location: SourceLocation)
     async throws
   {
@@ -162,22 +138,14 @@ struct StartUp {
 }
 
 extension StartUp {
-  /// Starts `branch` once, however many callers ask: the first starts it in a task of its own (no
-  /// caller's cancellation cuts it short), and every caller awaits its outcome.
-  ///
-  /// - Parameter features: The branch's features, which the start's loads request through.
-  /// - Returns: The start that ran.
+  /// Starts `branch` once, in a task of its own that no caller's cancellation cuts short.
   static func start(
     _ branch: Branch, through features: Features, timeout: Duration?, at location: SourceLocation
   ) async throws -> StartEvent {
-    // A start waits for loads and before-serving work: from inside lifecycle work, it could wait
-    // for itself.
     if let work = LifecycleWork.running {
       throw LifecycleWorkReentered("start()", action: "start the branch", inside: work, at: location)
     }
-    // One start runs, in a task of its own, which every caller awaits; one that ended answers with
-    // its outcome, even once the branch closed (as a failed start closes it). A closed branch does
-    // not begin one.
+    // An ended start answers even once the branch closed (a failed one closes it).
     let start = branch.state.withLock { state -> Task<Outcome, Never>? in
       if let start = state.start { return start }
       guard !branch.isClosed else { return nil }
@@ -186,8 +154,7 @@ extension StartUp {
       return state.start
     }
     guard let start else { throw FeaturesClosed(.using("start()"), through: branch, requestedAt: location) }
-    let outcome = await start.value
-    let event = try outcome.get()
+    let event = try await start.value.get()
     // A close that raced the start tears down what it started: the branch does not serve.
     if branch.isClosed { throw FeaturesClosed(.using("start()"), through: branch, requestedAt: location) }
     return event

@@ -1,28 +1,21 @@
 import ArborDiagnostics
 
-/// Runs work that may not end (a load or a teardown that hangs) within a time limit on the root's
-/// clock (so a test clock drives it), or until a start stops waiting for it, without waiting for it
-/// past that.
-///
-/// The work runs in a task of its own (it inherits the caller's task-locals and priority, not its
-/// cancellation); past the limit, or once stopped, it is cancelled and left to end on its own, and
-/// the caller goes on.
+/// Runs work that may hang within a time limit on the root's clock (which a test clock drives), or
+/// until a start stops waiting: the work, in a task with the caller's task-locals, is then cancelled
+/// and left to end on its own.
 enum TimeLimit {
-  /// How the work ended for its caller.
+  /// How the work ended for its caller: its outcome, its limit first, or a ``Stop`` first.
   enum Ending<T: Sendable>: Sendable {
     case finished(Result<T, any Error>)
-    /// The limit passed first.
     case timedOut
-    /// The caller stopped waiting first (``Stop``), for this reason.
     case stopped(String)
   }
 
-  /// Tells every work waited for under it that its caller stops waiting: a start that failed.
+  /// A failed start's: its caller stops waiting for every work under it.
   final class Stop: Sendable {
     private let state = Lock<(reason: String?, onStop: [@Sendable (String) -> Void])>.make((nil, []))
 
-    /// Stops waiting for every work run under it, now and from now on, for `reason`; the first
-    /// reason stands.
+    /// Now and from now on; the first reason stands.
     func stop(because reason: String) {
       let (reason, onStop) = state.withLock { state in
         if state.reason == nil { state.reason = reason }
@@ -32,7 +25,6 @@ enum TimeLimit {
       for body in onStop { body(reason) }
     }
 
-    /// Runs `body` with the reason once stopped (now, if it is).
     fileprivate func whenStopped(_ body: @escaping @Sendable (String) -> Void) {
       let reason = state.withLock { state in
         if state.reason == nil { state.onStop.append(body) }
@@ -42,23 +34,19 @@ enum TimeLimit {
     }
   }
 
-  /// How `work` ended: its outcome, or its limit or `stop` first; without either, `work` runs in
-  /// the caller's task.
+  /// How `work` ended; without a limit or a `stop`, `work` runs in the caller's task.
   static func run<T: Sendable>(
     within limit: Duration?, on clock: TreeRenewals, until stop: Stop? = nil,
     _ work: @escaping @Sendable () async throws -> T
   ) async -> Ending<T> {
-    guard limit != nil || stop != nil else {
+    @Sendable func finish() async -> Ending<T> {
       do { return .finished(.success(try await work())) } catch { return .finished(.failure(error)) }
     }
+    guard limit != nil || stop != nil else { return await finish() }
     let race = Race<T>()
     return await withCheckedContinuation { continuation in
       race.begin(continuation)
-      let worker = Task {
-        let outcome: Result<T, any Error>
-        do { outcome = .success(try await work()) } catch { outcome = .failure(error) }
-        race.end(with: .finished(outcome))
-      }
+      let worker = Task { race.end(with: await finish()) }
       let timer = limit.map { limit in
         Task {
           try? await clock.sleep(limit)
@@ -83,7 +71,6 @@ enum TimeLimit {
       state.withLock { $0.continuation = continuation }
     }
 
-    /// Runs `body` once the race ended (now, if it has).
     func whenEnded(_ body: @escaping @Sendable () -> Void) {
       let ended = state.withLock { state in
         if !state.ended { state.onEnd = body }
@@ -92,9 +79,7 @@ enum TimeLimit {
       if ended { body() }
     }
 
-    /// Ends the race with `ending`, unless it ended already.
-    ///
-    /// - Returns: Whether this call ended it.
+    /// Ends the race with `ending`, unless it ended already: returns whether this call ended it.
     @discardableResult
     func end(with ending: Ending<T>) -> Bool {
       let taken = state.withLock { state -> (CheckedContinuation<Ending<T>, Never>, (@Sendable () -> Void)?)? in

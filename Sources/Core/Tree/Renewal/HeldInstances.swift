@@ -1,10 +1,7 @@
-/// The instances a branch holds under its lock rather than in place: those of features with a
-/// time-to-live, and those renewed since their first instance was cached, whose readers take the
-/// lock. With them, the records of which cached instances were built from which, for renewals.
-///
-/// A value in the branch's `state`, changed only under its lock.
+/// The instances a branch holds under its lock rather than in place (with a time-to-live, or renewed
+/// since their first), and which cached instances were built from which.
 struct HeldInstances {
-  /// One held instance, and when it was loaded and expires on the tree's clock.
+  /// Times are on the tree's clock.
   struct Held {
     /// A `Box<F>` of the feature's instance.
     let box: AnyObject
@@ -12,25 +9,19 @@ struct HeldInstances {
     let expiresAt: Duration?
   }
 
-  /// The held instances by key.
   var instances: [LoadKey: Held] = [:]
-  /// The multiton contexts renewed since their first instance, which left the multiton's
-  /// lock-free table: their instances are held here from then on. (A cacheable without a context
-  /// says so in its unit's word.)
+  /// The multiton contexts renewed since their first instance, which left the lock-free table.
   var relocated: Set<LoadKey> = []
-  /// The cached instances (in place or held) whose loads received others, in the order they were
-  /// cached, by key.
+  /// The cached instances whose loads received others, in the order they were cached.
   var records = OrderedTable<LoadKey, LoadRecord>()
 
-  /// What a lookup of a held instance found.
+  /// What a lookup found; an expired instance was let go of, for the caller to renew.
   enum Lookup {
     case found(AnyObject)
-    /// It expired, and was let go of: the caller renews it.
     case expired
     case missing
   }
 
-  /// The instance held under `key`, unless it expired by `now`: an expired one is let go of.
   mutating func instance(for key: LoadKey, now: () -> Duration) -> Lookup {
     guard let held = instances[key] else { return .missing }
     if let expiresAt = held.expiresAt, now() >= expiresAt {
@@ -40,7 +31,6 @@ struct HeldInstances {
     return .found(held.box)
   }
 
-  /// Records that the instance just cached under `key` was built from `dependencies`, if any.
   mutating func record(_ key: LoadKey, dependencies: [Dependency]) {
     if !dependencies.isEmpty { records.append(LoadRecord(key: key, dependencies: dependencies), for: key) }
   }

@@ -1,13 +1,9 @@
-/// One renewal: the instances it forgot, in the order it forgot them (each after what it was built
-/// from), the epoch of the pass that forgot each, and the closing branches that hold instances built
-/// from them.
+/// One renewal: what it forgot, each after what it was built from (`Docs/Architecture.md`).
 struct Renewal {
   private(set) var forgotten: [ForgottenInstance]
-  /// When each forgotten instance was forgotten: the epoch its pass ended at, or `.max` while the
-  /// pass runs (any request may then have received it).
+  /// The epoch each forgotten instance's pass ended at; `.max` while it runs.
   private var epochs: [CachedInstance: UInt64]
-  /// Closing branches that hold instances built from forgotten ones: their close tears those down,
-  /// and the renewal tears down what they were built from after it.
+  /// Closing branches with instances built from forgotten ones: their close tears those down first.
   private var closingWithDependents: [ObjectIdentifier: Branch] = [:]
 
   init(_ target: ForgottenInstance) {
@@ -16,7 +12,6 @@ struct Renewal {
     endPass()
   }
 
-  /// The epoch of the pass that forgot the instance this renewal started with.
   var targetEpoch: UInt64 { epochs[forgotten[0].instance] ?? 0 }
 
   /// Whether a load that received `dependency` may have received an instance this renewal forgot.
@@ -25,11 +20,8 @@ struct Renewal {
     return dependency.epoch < forgottenAt
   }
 
-  /// Forgets, in `branches` (parents first), every cached instance whose load received one this
-  /// renewal forgot, directly or through others: one pass. A closing branch's are left to its close.
-  ///
-  /// - Returns: Whether another pass is needed, after the loads in flight end: this one forgot
-  ///   instances, or found one whose load is still caching it.
+  /// One pass: forgets, in `branches` (parents first, a closing one's left to its close), every
+  /// instance whose load received one forgotten. Returns whether another pass is needed.
   mutating func forgetDependents(in branches: [Branch]) -> Bool {
     let count = forgotten.count
     var isCaching = false
@@ -43,10 +35,8 @@ struct Renewal {
         continue
       }
       let found = ForgottenInstance.forgetting(stale.map(\.key), in: branch)
-      for instance in found {
-        forgotten.append(instance)
-        epochs[instance.instance] = .max
-      }
+      forgotten += found
+      for instance in found { epochs[instance.instance] = .max }
       // A load records what it received just before it publishes the instance.
       if found.count < stale.count { isCaching = true }
     }
@@ -54,22 +44,14 @@ struct Renewal {
     return forgotten.count > count || isCaching
   }
 
-  /// Ends the pass that forgot the instances still marked `.max`.
   private mutating func endPass() {
     let epoch = TreeRenewals.endPass()
     for (instance, forgottenAt) in epochs where forgottenAt == .max { epochs[instance] = epoch }
   }
-
-  /// How a renewal ended: what it renewed, dependents first, and the teardowns that failed.
-  struct Ended {
-    let renewed: [RenewedInstance]
-    let failures: [TeardownFailed.Failure]
-  }
 }
 
 extension Renewal {
-  /// Renews the instance of `feature` for `context` in the branch that caches it for `branch`,
-  /// with every instance built from it, as ``Features/refresh(_:context:file:line:)`` does.
+  /// What ``Features/refresh(_:context:file:line:)`` does.
   static func refresh<F: Feature>(
     _ feature: F.Type, context: F.Context, through branch: Branch, at location: SourceLocation
   ) async throws -> [RenewedInstance] {
@@ -88,24 +70,20 @@ extension Renewal {
     let key = LoadKey(feature, context: context)
     return try await branch.definition.renewals.inTurn {
       if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
-      // A load in flight began before this refresh: what it caches is renewed too. A load never
-      // waits for a refresh, so this wait ends.
+      // What a load begun before the refresh caches is renewed too; a load never waits for one.
       await owner.loadInFlight(of: key)?.ended()
-      guard let target = ForgottenInstance(forgetting: key, in: owner) else { return [] }
+      guard let target = ForgottenInstance.forgetting([key], in: owner).first else { return [] }
       let renewal = await Renewal(target).end(through: Subtree(from: owner), cause: .refresh(location))
       if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
       return renewal.renewed
     }
   }
 
-  /// Renews an expired instance held in `branch` under `key`, which a request let go of and now
-  /// loads anew. The request pays for that one instance: its dependents are forgotten, and the
-  /// teardowns run, in a task of their own, whose failures are reported.
+  /// Renews an expired instance a request now loads anew; its dependents go in a task of their own.
   static func renewExpired(_ key: LoadKey, in branch: Branch) {
-    guard let target = ForgottenInstance(forgetting: key, in: branch, isLetGo: true) else { return }
+    guard let target = ForgottenInstance.forgetting([key], in: branch, isLetGo: true).first else { return }
     let renewal = Renewal(target)
-    // The request that found it expired receives the new instance: a cacheable it loads for is
-    // built on that one, not on the expired one.
+    // A cacheable the request loads for is built on the new instance, not on the expired one.
     let renewed = RenewedByRequest(instance: target.instance, epoch: renewal.targetEpoch)
     let thread = LoadingThread.current
     if thread.cachingLoads != 0 {
@@ -121,12 +99,12 @@ extension Renewal {
     }
   }
 
-  /// Ends this renewal in `subtree`: forgets the dependents it has not found yet (loads in flight
-  /// may still record some), then tears down what it forgot, dependents first.
-  private consuming func end(through subtree: Subtree, cause: RenewalEvent.Cause) async -> Ended {
+  /// Forgets the dependents loads in flight still record, then tears down all, dependents first.
+  private consuming func end(
+    through subtree: Subtree, cause: RenewalEvent.Cause
+  ) async -> (renewed: [RenewedInstance], failures: [TeardownFailed.Failure]) {
     let start = ContinuousClock.now
-    // A load in flight may have received an instance the renewal forgot: once it ends, its record
-    // says so. A load is lifecycle work, which never waits for a renewal: each ends.
+    // A load's record says what it received once it ends; a load never waits for a renewal.
     repeat {
       for branch in subtree.branches {
         for load in branch.loadsInFlight() { await load.ended() }
@@ -140,16 +118,12 @@ extension Renewal {
     let renewed = forgotten.reversed().map(RenewedInstance.init)
     subtree.branches[0].definition.observer?.renewed(
       RenewalEvent(cause: cause, renewed: renewed, start: start, duration: .now - start, failures: failures.count))
-    return Ended(renewed: renewed, failures: failures)
+    return (renewed, failures)
   }
 
-  /// Tears down `forgotten` branch by branch, each after the branches below it, in each newest
-  /// first: an instance after every instance built from it. A closing branch's own close tears down
-  /// what the renewal forgot there, in its order, and the renewal goes on above it once that close
-  /// ended; so does a branch in `closing`, which holds instances built from forgotten ones.
-  ///
-  /// No close waits for a renewal: a close runs the teardowns left owed in its branch, and waits only
-  /// for those a renewal took from it while it was open, which run without waiting for anything.
+  /// Tears down `forgotten`, deepest branches first, each newest first. A closing branch's close
+  /// tears down what was forgotten there, and the renewal goes on once it ended; a close waits only
+  /// for teardowns taken while its branch was open, which wait for nothing.
   private static func tearDown(
     _ forgotten: [ForgottenInstance], in subtree: Subtree, after closing: [ObjectIdentifier: Branch]
   ) async -> [TeardownFailed.Failure] {
@@ -178,33 +152,20 @@ extension Renewal {
   }
 }
 
-/// A cached instance a renewal let go of: where it was, what loaded it, and the number its teardown
-/// is owed under in its branch, if it has one.
+/// A cached instance a renewal let go of, and the number its teardown is owed under, if any.
 struct ForgottenInstance: Sendable {
   let instance: CachedInstance
   /// The branch that cached it, kept alive until the renewal ends.
   let branch: Branch
   let registration: Registration
-  /// The instance's context, for a multiton.
   let context: ContextKey?
   let teardownNumber: Int?
 }
 
 extension ForgottenInstance {
-  /// Lets go of the instance `branch` caches under `key`, if there is one: from then on no request
-  /// receives it, and the next one loads the feature anew. Its teardown stays owed in the branch,
-  /// for the renewal or the branch's close to run.
-  ///
-  /// - Parameter isLetGo: Whether a lookup let go of the held instance already (it expired).
-  init?(forgetting key: LoadKey, in branch: Branch, isLetGo: Bool = false) {
-    guard let forgotten = Self.forgetting([key], in: branch, isLetGo: isLetGo).first else { return nil }
-    self = forgotten
-  }
-
-  /// Lets go of the instances `branch` caches under `keys`, those it has, in one critical section:
-  /// a multiton's table is rebuilt once for all its contexts.
-  ///
-  /// - Returns: The instances let go of, in the order of `keys`.
+  /// Lets go of those of `keys` that `branch` caches, in the order of `keys`, in one critical section
+  /// (a multiton's table is rebuilt once). Their teardowns stay owed, for the renewal or a close.
+  /// `isLetGo`: a lookup let go of the held instance already (it expired).
   static func forgetting(_ keys: [LoadKey], in branch: Branch, isLetGo: Bool = false) -> [ForgottenInstance] {
     let entries = keys.map { key in
       (branch.table.entry(for: key.tableKey)?.pointer.pointee).flatMap { entry in

@@ -1,17 +1,14 @@
-/// A branch and its descendants, parents first, held while a renewal runs: the open ones, with
-/// their open descendants, and the closing ones, whose close the renewal may wait for.
+/// A branch and its descendants, parents first, each below the first held while a renewal runs; a
+/// closing branch's descendants are left to its close, which the renewal may wait for.
 final class Subtree: Sendable {
   let branches: [Branch]
-  private let holds: [Branch]
 
   init(from branch: Branch) {
     var branches: [Branch] = [branch]
-    var holds: [Branch] = []
     var index = 0
     while index < branches.count {
       let parent = branches[index]
       index += 1
-      // A closing branch's descendants close with it.
       guard !parent.isClosed || index == 1 else { continue }
       var children: [Branch] = []
       parent.anchor.borrow { anchor in
@@ -22,14 +19,12 @@ final class Subtree: Sendable {
           }
         }
       }
-      holds += children
       branches += children
     }
     self.branches = branches
-    self.holds = holds
   }
 
   deinit {
-    for branch in holds { branch.anchor.borrow { $0.release() } }
+    for branch in branches.dropFirst() { branch.anchor.borrow { $0.release() } }
   }
 }
