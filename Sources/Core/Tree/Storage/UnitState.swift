@@ -15,7 +15,7 @@ import Synchronization
 /// exchange (``settle(loaded:)``); a waiter marks the load waited
 /// (``markWaited()``) under the branch's lock, so the owner knows to take that lock as it settles.
 ///
-/// A renewal (``ForgottenInstance/init(forgetting:in:isLetGo:)``) turns a loaded unit into ``relocated``: its instance stays
+/// A renewal (``ForgottenInstance/forgetting(_:in:isLetGo:)``) turns a loaded unit into ``relocated``: its instance stays
 /// in place, never written again, for readers that may still be copying it, and the branch holds
 /// every later instance of the feature under its lock.
 ///
