@@ -51,8 +51,6 @@ let package = Package(
         "ArborServiceLifecycle",
         "ArborServiceLifecycleTesting",
         "ArborIntegrationFixtures",
-        // Reports made in a test become its issues, which a test can match.
-        .product(name: "ArborTesting", package: "Arbor"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),

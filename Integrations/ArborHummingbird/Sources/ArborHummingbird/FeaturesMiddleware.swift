@@ -115,8 +115,8 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   /// A `nil` key branches the request from the sessions' parent, as a signed-out request. Where the
   /// request scope is defined for session branches only, such a request cannot be branched: refuse
   /// it in `key` instead, with a 401, and `key` returns a `Key`, not a `Key?`. A middleware made with
-  /// a `key` that can return `nil` where the parent cannot branch `scope` reports
-  /// ``SessionKeyMissing`` as it is made, through Arbor's issue reporter.
+  /// a `key` that can return `nil` where the parent cannot branch `scope` notes it as it is made: the
+  /// `FeaturesService` of that tree then fails its validation at start-up with ``SessionKeyMissing``.
   ///
   /// ```swift
   /// let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: .seconds(900)) { (token: String) in

@@ -131,4 +131,23 @@ extension FeaturesServiceTests {
     #expect(errors.count == 1)
     #expect(serverEntries.all.first?.metadata[DiagnosticLogMetadata.kindKey] == "FeaturesValidationFailed")
   }
+
+  @Test func aSessionsMiddlewareWhoseKeyCanBeNilFailsTheStartUpOfASessionsOnlyTree() async throws {
+    let root = sessionsOnlyTree()
+    let sessions = KeyedBranches(SessionScope.self, of: root) { (user: String) in Session(user: user) }
+    let router = Router(context: BasicFeaturesRequestContext.self)
+    router.add(
+      middleware: FeaturesMiddleware(
+        sessions: sessions, scope: RequestScope.self, key: { request, _ in request.headers[.init("x-user")!] }
+      ) { request, context in RequestInfo(request: request, context: context) })
+    var app = Application(router: router, logger: RecordingLogHandler.Entries().logger())
+    app.addFeatures(
+      FeaturesService(root: root, logger: RecordingLogHandler.Entries().logger(), contexts: validationContexts))
+    let served = Box(false)
+    await #expect(throws: SessionKeyMissing.self) {
+      try await app.test(.router) { _ in served.value = true }
+    }
+    #expect(!served.value)
+    try await sessions.close()
+  }
 }

@@ -1,4 +1,4 @@
-import Arbor
+@_spi(Integrations) import Arbor
 import Logging
 import ServiceLifecycle
 
@@ -146,8 +146,10 @@ public struct FeaturesService: Service, CustomStringConvertible {
   /// ``run()`` calls it first; a server whose lifecycle is not a service group calls it before its
   /// server starts.
   ///
-  /// - Throws: `FeaturesValidationFailed` listing every problem, when validation finds any; it is
-  ///   logged critical with its diagnostic (by ``ServerMain``, once, when it runs the server).
+  /// - Throws: `FeaturesValidationFailed` listing every problem, when validation finds any; else
+  ///   ``SessionKeyMissing`` when a sessions middleware set up against this tree can be given no key
+  ///   where its request scope cannot be branched. It is logged critical with its diagnostic (by
+  ///   ``ServerMain``, once, when it runs the server).
   public func validate() async throws {
     let validation = await root.validate(contexts)
     for note in validation.notes {
@@ -155,7 +157,9 @@ public struct FeaturesService: Service, CustomStringConvertible {
     }
     do {
       try validation.check()
-    } catch let failure as FeaturesValidationFailed {
+      // What the server's integrations found as they were set up against this tree.
+      if let found = StartUpFindings.shared.errors(for: root.tree).first { throw found }
+    } catch let failure as any DiagnosticError {
       logStartUpFailure(failure)
       outcome.publish(.failure(failure))
       throw failure

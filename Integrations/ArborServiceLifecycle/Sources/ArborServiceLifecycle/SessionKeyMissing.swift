@@ -1,4 +1,5 @@
 @_spi(Integrations) import Arbor
+import Synchronization
 
 /// A request had no session key, and the request scope cannot be branched where a request without
 /// one goes: the sessions' parent.
@@ -22,10 +23,9 @@
 ///    ...
 /// ```
 ///
-/// The middleware finds this wiring as it is made, at start-up, when its `key:` closure can return
-/// `nil` (its type is `Key?`) and the sessions' parent cannot branch the request scope: it reports it
-/// then through Arbor's issue reporter (a test failure in tests, the log with `LoggingIssueReporter`),
-/// before any request fails:
+/// The middleware finds this wiring as it is made, when its `key:` closure can return `nil` (its type
+/// is `Key?`) and the sessions' parent cannot branch the request scope; the ``FeaturesService`` of
+/// that tree then fails its validation at start-up with it, before any request fails:
 ///
 /// ```
 /// SessionKeyMissing: a request without a session key cannot branch RequestScope from Root
@@ -93,8 +93,9 @@ public struct SessionKeyMissing: DiagnosticError {
 }
 
 extension SessionKeyMissing {
-  /// Reports, through Arbor's issue reporter, a sessions middleware whose `key:` closure can return
-  /// `nil` where `parent` cannot branch `scope`: every request without a key would fail.
+  /// Notes, for the start-up of the tree `parent` is in, a sessions middleware whose `key:` closure
+  /// can return `nil` where `parent` cannot branch `scope`: every request without a key would fail.
+  /// A ``FeaturesService`` of that tree fails its validation with it.
   ///
   /// ```swift
   /// SessionKeyMissing.checkAtStartUp(RequestScope.self, from: sessions.parent, refusal: "throw HTTPError(.unauthorized)", at: site)
@@ -109,8 +110,35 @@ extension SessionKeyMissing {
   public static func checkAtStartUp<Scope: FeaturesScope>(
     _ scope: Scope.Type, from parent: Features, refusal: String, at location: SourceLocation
   ) {
-    guard !parent.canBranch(scope) else { return }
-    let missing = SessionKeyMissing(scope: scope.name, parent: parent.scopeName, refusal: refusal, at: location)
-    IssueReporting.report(fromIntegration: missing.diagnostic, severity: .failure)
+    guard !parent.canBranch(scope), let tree = parent.tree else { return }
+    StartUpFindings.shared.note(
+      SessionKeyMissing(scope: scope.name, parent: parent.scopeName, refusal: refusal, at: location), in: tree)
+  }
+}
+
+/// What server integrations found wrong as they were set up, by the tree they serve: the start-up
+/// of that tree fails with it. Trees are held weakly, so a finding goes with its tree.
+final class StartUpFindings: Sendable {
+  static let shared = StartUpFindings()
+
+  private struct Finding {
+    weak var tree: (any AnyObject & Sendable)?
+    let error: any DiagnosticError
+  }
+
+  private let findings = Mutex<[Finding]>([])
+
+  /// Notes `error` for the start-up of `tree`.
+  func note(_ error: any DiagnosticError, in tree: any AnyObject & Sendable) {
+    findings.withLock { findings in
+      findings.removeAll { $0.tree == nil }
+      findings.append(Finding(tree: tree, error: error))
+    }
+  }
+
+  /// What was noted for `tree`, in order.
+  func errors(for tree: (any AnyObject & Sendable)?) -> [any DiagnosticError] {
+    guard let tree else { return [] }
+    return findings.withLock { findings in findings.filter { $0.tree === tree }.map(\.error) }
   }
 }

@@ -69,6 +69,22 @@ import VaporTesting
         == true)
   }
 
+  @Test func aSessionsMiddlewareWhoseKeyCanBeNilFailsTheBootOfASessionsOnlyTree() async throws {
+    let root = sessionsOnlyTree()
+    let sessions = KeyedBranches(SessionScope.self, of: root) { (user: String) in Session(user: user) }
+    try await withApp { app in
+      app.logger = RecordingLogHandler.Entries().logger()
+      app.useFeatures(
+        FeaturesService(root: root, logger: RecordingLogHandler.Entries().logger(), contexts: validationContexts))
+      app.middleware.use(
+        FeaturesMiddleware(sessions: sessions, scope: RequestScope.self, key: { $0.headers.first(name: "x-user") }) {
+          RequestInfo($0)
+        })
+      await #expect(throws: SessionKeyMissing.self) { try await app.asyncBoot() }
+    }
+    try await sessions.close()
+  }
+
   @Test func shutdownClosesTheRootAfterTheRequests() async throws {
     let teardowns = Teardowns()
     let root = testTree(teardowns: teardowns)

@@ -35,3 +35,24 @@ extension Features {
     return (try? withBranch(at: location) { $0.definition.scope.name }) ?? "released"
   }
 }
+
+extension Features {
+  /// The root branch of the tree these features are in, as an object to compare with `===` or to
+  /// keep weakly: the same for every branch of one tree; `nil` for the features of a released branch.
+  ///
+  /// A server integration notes what it finds as it is set up against the tree it serves, and the
+  /// service that validates that tree at start-up finds the note by it.
+  ///
+  /// ```swift
+  /// if let tree = root.tree, tree === sessions.parent.tree { … }
+  /// ```
+  @_spi(Integrations)
+  public var tree: (any AnyObject & Sendable)? {
+    let location = SourceLocation(fileID: #fileID, line: #line)
+    return try? withBranch(at: location) { branch -> any AnyObject & Sendable in
+      var root = branch
+      while let parent = root.parent { root = parent }
+      return root
+    }
+  }
+}
