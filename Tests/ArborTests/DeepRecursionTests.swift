@@ -11,14 +11,27 @@ import Testing
     static var placeholder: Countdown { Countdown(steps: -1) }
   }
 
-  /// Runs `body` on a thread with room for a deep path (each link takes about a kilobyte of stack).
+  /// A multiton that requests itself with another context.
+  struct Account: CacheableFeature {
+    typealias Context = Int
+    var depth: Int
+    static var placeholder: Account { Account(depth: -1) }
+  }
+
+  /// Runs `body` on a thread with room for a deep path (each link takes kilobytes of stack in a
+  /// debug build).
   func onBigStack<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R {
+    await onThread(stackSize: 256 << 20, body)
+  }
+
+  /// Runs `body` on a thread with a stack of `stackSize` bytes.
+  func onThread<R: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> R) async -> R {
     // Awaited, not waited for: a test blocked on the thread would hold one of the few threads of
     // Swift's cooperative pool (two here) for as long as the recursion runs, which under the thread
     // sanitizer starves every other test running meanwhile.
     await withCheckedContinuation { continuation in
       let thread = Thread { continuation.resume(returning: body()) }
-      thread.stackSize = 256 << 20
+      thread.stackSize = stackSize
       thread.start()
     }
   }
@@ -49,6 +62,28 @@ import Testing
     // the thread sanitizer, which slows each step many times over and, with the other tests on two
     // cores, by as much again from run to run (2,000 deep took 11.4 s in one CI run).
     if !runsUnderThreadSanitizer { #expect(elapsed < .seconds(10)) }
+  }
+
+  /// How deep the chain on a default stack goes: less under the thread sanitizer, whose frames are
+  /// larger.
+  static let defaultStackLinks = runsUnderThreadSanitizer ? 250 : 1_000
+
+  @Test func aThousandLinkMultitonChainRunsOnTheDefaultEightMebibyteStack() async throws {
+    // Each link is a cacheable's first load, which records what its loader received for renewals.
+    // On the 8 MiB stack of a main thread or a task's thread, a debug build once overflowed at
+    // about 714 links (11.7 KB a link).
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable { (n: Int, features) -> Account in
+          n == 0 ? Account(depth: 0) : Account(depth: try features.instance(of: Account.self, context: n - 1).depth + 1)
+        })
+    }
+    let links = Self.defaultStackLinks
+    let depths = await onThread(stackSize: 8 << 20) { () -> [Int] in
+      [links, links / 2, 0].map { (try? root.instance(of: Account.self, context: $0))?.depth ?? -1 }
+    }
+    // The top, then links in the middle and at the bottom, which the chain cached.
+    #expect(depths == [links, links / 2, 0])
   }
 
   @Test func aCycleDeepInALongPathIsFoundAndNamesTheRepeatedRequest() async throws {

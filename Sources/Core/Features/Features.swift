@@ -213,28 +213,47 @@ public struct Features: @unchecked Sendable {
   }
 
   /// Resolves through the branch of these features, whatever it takes.
+  ///
+  /// A chain of loads stacks this frame once per link, so what a request does through user
+  /// features, or when its branch is not borrowed, is in a call of its own (inlined in release
+  /// builds), and what it receives is recorded once the request returned.
   @inlinable @inline(never)
   func resolve<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F {
-    if let branch = retainedBranch {
-      return try branch.borrow { try $0.resolve(feature, context: context, at: location) }
-    }
+    if let branch = retainedBranch { return try Self.resolve(feature, context: context, in: branch, at: location) }
     // A loader's features: the thread's state answers whether the branch is borrowed, and then
     // serves the load, if the request is one. What the request receives is recorded for the load
-    // (see ``LoadingThread/recordReceived(_:context:through:epoch:)``).
+    // (see ``LoadingThread/recordReceived(_:context:through:epoch:)``), with the renewal epoch read
+    // before it.
     let thread = LoadingThread.currentReference
-    let epoch = anchor == nil ? nil : thread.borrow { Self.renewalEpoch(recordingOn: $0) }
-    if let anchor, thread.borrow({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) {
-      return try anchor.borrow { $0.reference! }.borrow {
-        branch in
-        let instance = try branch.resolve(feature, context: context, at: location, thread: thread)
-        if let epoch {
-          thread.borrow {
-            $0.recordReceived(feature, context: context, through: branch, epoch: epoch)
-          }
-        }
-        return instance
+    guard let anchor, thread.borrow({ $0.top?.pointee.identity }) == BranchAnchor.identity(anchor) else {
+      return try resolveThroughHeldBranch(feature, context: context, at: location, thread: thread)
+    }
+    let epoch = thread.borrow(Self.renewalEpoch)
+    let branch = anchor.borrow { $0.reference! }
+    let instance = try branch.borrow { try $0.resolve(feature, context: context, at: location, thread: thread) }
+    if let epoch {
+      branch.borrow { branch in
+        thread.borrow { $0.recordReceived(feature, context: context, through: branch, epoch: epoch) }
       }
     }
+    return instance
+  }
+
+  /// ``resolve(_:context:at:)`` through user features, which keep `branch` alive.
+  @inlinable @inline(__always)
+  static func resolve<F: Feature>(
+    _ feature: F.Type, context: F.Context, in branch: UncountedReference<Branch>, at location: SourceLocation
+  ) throws -> F {
+    try branch.borrow { try $0.resolve(feature, context: context, at: location) }
+  }
+
+  /// ``resolve(_:context:at:)`` when the branch is not borrowed: features of a tethered branch, or
+  /// a loader's features used outside its load.
+  @inlinable @inline(__always)
+  func resolveThroughHeldBranch<F: Feature>(
+    _ feature: F.Type, context: F.Context, at location: SourceLocation, thread: UncountedReference<LoadingThread>
+  ) throws -> F {
+    let epoch = anchor == nil ? nil : thread.borrow(Self.renewalEpoch)
     return try withHeldBranch(at: location) { branch in
       let instance = try branch.resolve(feature, context: context, at: location)
       if let epoch {

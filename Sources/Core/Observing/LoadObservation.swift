@@ -49,14 +49,13 @@ extension LoadObservation {
   static func load<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, in branch: Branch,
     at location: SourceLocation
-  ) throws -> F {
+  ) throws -> Loaded<F> {
     let observation = LoadObservation(feature, entry: entry, in: branch, at: location)
     do {
-      let instance = try LoadingThread.currentReference.borrow { thread in
-        try thread.runLoader(feature, context: context, entry: entry, in: branch, at: location)
-      }
+      let loaded = try LoadingThread.runLoader(
+        on: LoadingThread.currentReference, feature, context: context, entry: entry, in: branch, at: location)
       observation.end(failure: nil)
-      return instance
+      return loaded
     } catch {
       observation.end(failure: error)
       throw error

@@ -25,13 +25,14 @@ extension Branch {
       case .serves(.static):
         return entry.payload.known(as: Box<F>.self).borrow { $0.value }
       case .serves(.disposable):
-        return try load(feature, context: context, entry: entry, at: location, thread: thread)
+        return try load(feature, context: context, entry: entry, at: location, thread: thread).instance
       case .serves(.cacheablePerContext):
         if let unit = inlineUnit(up: entry.depth, entry),
           let instance = unit.state.multitonInstance(feature, for: context)
         {
           return instance
         }
+        return try loadPerContext(feature, context: context, entry: entry, at: location)
       case .conflict:
         break
       }
@@ -95,16 +96,29 @@ extension Branch {
     case .serves(.static):
       return entry.payload.known(as: Box<F>.self).borrow { $0.value }
     case .serves(.disposable):
-      return try load(feature, context: context, entry: entry, at: location)
+      return try load(feature, context: context, entry: entry, at: location).instance
     case .serves(.cacheablePerContext):
-      let keyed = KeyedLoad(feature, context: context, entry: entry.pointer.pointee, in: ancestor(entry.depth))
-      return try keyed.load(through: entry, at: location)
+      return try loadPerContext(feature, context: context, entry: entry, at: location)
     case .conflict:
       throw FeatureRegistrationConflict(entry.binding.object, in: self, at: location)
     }
   }
 
-  /// Runs the loader of `entry` in this branch, with a frame on the resolution path.
+  /// A multiton's instance for `context`, in the branch that registers it: the way out of
+  /// ``resolve(_:context:at:thread:)``'s inlined read when it misses, as ``UnitLoad`` is a
+  /// cacheable's, without the checks of ``resolveSlowly(_:context:at:)`` that the read made already.
+  ///
+  /// Its own small frame: a chain of multitons that request each other stacks one per link.
+  @usableFromInline
+  func loadPerContext<F: Feature>(
+    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation
+  ) throws -> F {
+    try KeyedLoad(feature, context: context, entry: entry.pointer.pointee, in: ancestor(entry.depth))
+      .load(through: entry, at: location)
+  }
+
+  /// Runs the loader of `entry` in this branch, with a frame on the resolution path: the instance,
+  /// and for a cacheable, what its loader received (see ``LoadingThread/runLoader(on:_:context:entry:in:at:)``).
   ///
   /// Inlined so that a disposable's load is specialised: the frame lives on this stack, and the
   /// loader is called through its box without a reference count.
@@ -112,7 +126,7 @@ extension Branch {
   func load<F: Feature>(
     _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, at location: SourceLocation,
     thread: UncountedReference<LoadingThread>? = nil
-  ) throws -> F {
+  ) throws -> Loaded<F> {
     if entry.isAsync {
       throw FeatureRequiresAwait.orCycle(feature, context: context, entry: entry, in: self, at: location)
     }
@@ -120,8 +134,7 @@ extension Branch {
     if definition.isObserved {
       return try LoadObservation.load(feature, context: context, entry: entry, in: self, at: location)
     }
-    return try (thread ?? LoadingThread.currentReference).borrow { thread in
-      try thread.runLoader(feature, context: context, entry: entry, in: self, at: location)
-    }
+    return try LoadingThread.runLoader(
+      on: thread ?? LoadingThread.currentReference, feature, context: context, entry: entry, in: self, at: location)
   }
 }

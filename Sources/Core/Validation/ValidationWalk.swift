@@ -399,7 +399,7 @@ extension ValidationWalk {
         try await AsyncRequest(feature, context: context, in: branch, at: location).load(
           entry: entry.pointer.pointee, frame: nil)
       } else {
-        try branch.load(feature, context: context, entry: entry, at: location)
+        try branch.load(feature, context: context, entry: entry, at: location).instance
       }
     // A registration of `F` with a teardown holds a `Teardown<F>`.
     if let teardown = entry.binding.object.registration.teardown as? Teardown<F> {

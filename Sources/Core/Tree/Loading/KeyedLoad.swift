@@ -58,13 +58,31 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
   /// without holding a lock; the others wait for its outcome. A failure is handed to those waiting
   /// and not cached.
   func load(through reference: FeatureTable.EntryReference, at location: SourceLocation) throws -> F {
-    if let instance = try multitonInstance(at: location) { return instance }
+    // The claim returns before the loader runs: a chain of multitons that request each other
+    // stacks only this frame and the run's per link.
+    switch try claim(through: reference, at: location) {
+    case .instance(let instance): return instance
+    case .own(let owned): return try run(owned, through: reference, at: location)
+    }
+  }
+
+  /// What a request's claim of the key came to.
+  private enum Claim {
+    /// The cached instance, or the one the load it waited for cached.
+    case instance(F)
+    /// The request owns the load: it runs the loader.
+    case own(InFlight)
+  }
+
+  /// Looks the instance up, or claims its load, or waits for the load of another request.
+  private func claim(through reference: FeatureTable.EntryReference, at location: SourceLocation) throws -> Claim {
+    if let instance = try multitonInstance(at: location) { return .instance(instance) }
     var expired = false
     if entry.isAsync {
       // Only the async path loads it: a synchronous request reads what that path cached.
       let instance = branch.state.withLock { cached(in: &$0, expired: &expired) }
       if expired { Renewal.renewExpired(key, in: branch) }
-      if let instance { return instance }
+      if let instance { return .instance(instance) }
       throw FeatureRequiresAwait.orCycle(F.self, context: context, entry: reference, in: branch, at: location)
     }
     branch.makePathIfTethered()
@@ -81,29 +99,40 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
     case .refused:
       throw FeaturesClosed(.resolving(F.self), through: branch, requestedAt: location)
     case .cached:
-      return instance!
+      return .instance(instance!)
     case .join(let load):
       let box = try (load as! InFlight).outcome(
         of: F.self, waitingAs: thread, binding: entry.binding.object, in: branch, at: location)
-      return UncountedReference.cast(box, to: Box<F>.self).value
+      return .instance(UncountedReference.cast(box, to: Box<F>.self).value)
     case .own(let load):
-      let owned = load as! InFlight
-      do {
-        let (instance, dependencies) = try thread.caching {
-          try branch.load(F.self, context: context, entry: reference, at: location)
-        }
-        branch.state.withLock { state in
-          cache(instance, dependencies: dependencies, in: &state)
-          state.loads.finish(key)
-        }
-        owned.finish(.success(Box(instance)))
-        return instance
-      } catch {
-        _ = branch.state.withLock { $0.loads.finish(key) }
-        owned.finish(.failure(error))
-        throw error
-      }
+      return .own(load as! InFlight)
     }
+  }
+
+  /// Runs the loader of the load this request owns (`owned`), and caches what it loaded with the
+  /// cached instances its loader received, finishing the load in the same critical section.
+  private func run(_ owned: InFlight, through reference: FeatureTable.EntryReference, at location: SourceLocation)
+    throws -> F
+  {
+    let loaded: Loaded<F>
+    do {
+      loaded = try branch.load(F.self, context: context, entry: reference, at: location)
+    } catch {
+      finish(owned, .failure(error))
+      throw error
+    }
+    finish(owned, .success(loaded))
+    return loaded.instance
+  }
+
+  /// Ends the load this request owns (`owned`): caches what it loaded, if it succeeded, with what
+  /// its loader received, and finishes it in the table in the same critical section.
+  private func finish(_ owned: InFlight, _ outcome: Result<Loaded<F>, any Error>) {
+    branch.state.withLock { state in
+      if case .success(let loaded) = outcome { cache(loaded.instance, dependencies: loaded.received, in: &state) }
+      _ = state.loads.finish(key)
+    }
+    owned.finish(outcome.map { Box($0.instance) as AnyObject })
   }
 
   /// The instance cached under the key: held by the branch, in the multiton's table, or in place.

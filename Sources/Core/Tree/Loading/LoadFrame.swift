@@ -31,6 +31,20 @@ struct LoadFrame {
     self.depth = depth
   }
 
+  /// Runs `body` with `context`, and the frame `make` makes for it from where it is, both in place
+  /// on this call's stack for the call: a load's frame and context cost no allocation.
+  ///
+  /// One call for both, not ``InPlace/with(_:_:)`` twice: a chain of loads stacks these frames once
+  /// per link, and in a debug build each closure between them is one more frame.
+  @inlinable @inline(__always)
+  static func with<Context, R>(
+    _ context: Context, _ make: (ErasedInPlace) -> LoadFrame, _ body: (InPlace<LoadFrame>) throws -> R
+  ) rethrows -> R {
+    try withUnsafePointer(to: context) { context in
+      try withUnsafePointer(to: make(ErasedInPlace(UnsafeRawPointer(context)))) { try body(InPlace($0)) }
+    }
+  }
+
   /// The frame as a value that outlives it.
   var step: LoadStep {
     LoadStep(feature: feature, branch: branch, context: Self.context(of: feature, at: context), location: location)

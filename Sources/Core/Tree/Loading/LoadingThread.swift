@@ -27,12 +27,12 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   /// key. Popping a frame needs no hash, and no key owns an allocation.
   private var frameBelow: [(key: DeepKey, next: InPlace<LoadFrame>?)] = []
 
-  /// The instances the cacheable loads on this path received from their requests, the innermost
-  /// load's last (see ``beginCachingLoad()``).
+  /// The instances the cacheable runs on this path received from their requests, the innermost
+  /// run's last (see ``runLoader(on:_:context:entry:in:at:)``).
   @exclusivity(unchecked) var dependencies: [Dependency] = []
-  /// How many of `dependencies` there are, for the inlined load.
+  /// How many of `dependencies` there are, for the inlined run.
   @exclusivity(unchecked) @usableFromInline var dependencyCount = 0
-  /// How many cacheable loads are on this path: requests record what they receive while one is.
+  /// How many cacheable runs are on this path: requests record what they receive while one is.
   @exclusivity(unchecked) @usableFromInline var cachingLoads = 0
   /// The instance a request on this path found expired and renewed, with the renewal's epoch: the
   /// request receives the new instance, which its record must not take for the old one.
@@ -152,46 +152,89 @@ extension LoadingThread {
 }
 
 extension LoadingThread {
-  /// Runs the loader of `entry` for `feature` in `branch`, with a frame for it on top of this
-  /// thread's resolution path: the frame and its context live on this call's stack, and a deep path
-  /// indexes the frame, so that a cycle is found without walking it.
+  /// Runs the loader of `entry` for `feature` in `branch` on `thread`, this thread's loading state,
+  /// with a frame for it on top of the thread's resolution path: the frame and its context live on
+  /// this call's stack, and a deep path indexes the frame, so that a cycle is found without walking
+  /// it.
+  ///
+  /// A cacheable's run (its entry's ``Keeping/isCached``) records the cached instances its loader's
+  /// requests receive, and hands them back with the instance: its caller caches both at once.
+  ///
+  /// Static, on an uncounted reference, with each step on the thread's state a call that returns
+  /// before the loader runs: a chain of loads stacks these frames once per link, and in a debug
+  /// build every closure around the loader's call is one more frame.
   ///
   /// - Throws: ``CircularDependency`` when the path has this load already, and
   ///   ``FeatureLoadingFailed`` when the loader throws.
   @inlinable @inline(__always)
-  func runLoader<F: Feature>(
-    _ feature: F.Type, context: F.Context, entry: FeatureTable.EntryReference, in branch: Branch,
-    at location: SourceLocation
-  ) throws -> F {
-    let parent = top
-    let depth = parent.map { $0.pointee.depth &+ 1 } ?? 0
+  static func runLoader<F: Feature>(
+    on thread: UncountedReference<LoadingThread>, _ feature: F.Type, context: F.Context,
+    entry: FeatureTable.EntryReference, in branch: Branch, at location: SourceLocation
+  ) throws -> Loaded<F> {
+    let parent = thread.borrow { $0.top }
     // On a long path, the check hashes the context, and the frame is indexed with that hash.
-    let contextHash = parent != nil ? try checkCycle(feature, in: branch, context: context, at: location) : 0
+    let contextHash =
+      parent != nil ? try thread.borrow { try $0.checkCycle(feature, in: branch, context: context, at: location) } : 0
     // The context and the frame stay on this call's stack, where the path reads them in place.
-    return try InPlace.with(context) { framedContext in
-      let frame = LoadFrame(
-        feature: feature, branch: ObjectIdentifier(branch), context: framedContext.erased,
-        location: location, parent: parent, identity: BranchAnchor.identity(branch.anchor), depth: depth)
-      return try InPlace.with(frame) { frame in
-        top = frame
-        if depth >= LoadingThread.shallowDepth {
-          indexDeepFrame(frame, of: feature, context: context, hashedAs: contextHash)
+    return try LoadFrame.with(context) { framedContext in
+      LoadFrame(
+        feature: feature, branch: ObjectIdentifier(branch), context: framedContext, location: location,
+        parent: parent, identity: BranchAnchor.identity(branch.anchor), depth: parent.map { $0.pointee.depth &+ 1 } ?? 0
+      )
+    } _: { frame in
+      let records = thread.borrow {
+        $0.push(frame, of: feature, context: context, hashedAs: contextHash, keeping: entry.keeping)
+      }
+      defer { thread.borrow { $0.pop(frame) } }
+      do {
+        let instance = try entry.payload.known(as: Loader<F>.self).borrow { loader in
+          // A loader never sees its requester's current features (keeping them would leak the
+          // requester's branch into a cached instance); only pay for the task-local when there are some.
+          guard Features.hasCurrentInTask else { return try loader(context, branch.loaderFeatures) }
+          return try Features.withCurrentInTask(branch.loaderFeatures) { try loader(context, branch.loaderFeatures) }
         }
-        defer {
-          if depth >= LoadingThread.shallowDepth { unindexDeepFrame(frame) }
-          top = parent
-        }
-        do {
-          return try entry.payload.known(as: Loader<F>.self).borrow { loader in
-            // A loader never sees its requester's current features (keeping them would leak the
-            // requester's branch into a cached instance); only pay for the task-local when there are some.
-            guard Features.hasCurrentInTask else { return try loader(context, branch.loaderFeatures) }
-            return try Features.withCurrentInTask(branch.loaderFeatures) { try loader(context, branch.loaderFeatures) }
-          }
-        } catch {
-          throw FeatureLoadingFailed.loaderThrew(error, feature, entry: entry, in: branch, thread: self, at: location)
+        return Loaded(instance, received: records < 0 ? [] : thread.borrow { $0.endCachingLoad(from: records) })
+      } catch {
+        throw thread.borrow {
+          $0.loaderFailed(error, feature, entry: entry, in: branch, records: records, at: location)
         }
       }
     }
+  }
+
+  /// Puts `frame`, which loads `context`, on top of this thread's path (indexed on a long path,
+  /// with `hash`), and starts a cacheable's records (kept as `keeping` says).
+  ///
+  /// - Returns: Where the run's records start; -1 for a disposable, which nothing renews.
+  @inlinable @inline(__always)
+  func push<Context>(
+    _ frame: InPlace<LoadFrame>, of feature: any Feature.Type, context: Context, hashedAs hash: Int, keeping: Keeping
+  ) -> Int {
+    top = frame
+    if frame.pointee.depth >= Self.shallowDepth {
+      indexDeepFrame(frame, of: feature, context: context, hashedAs: hash)
+    }
+    switch keeping {
+    case .nowhere: return -1
+    case .inPlace, .perContext, .held: return beginCachingLoad()
+    }
+  }
+
+  /// Takes `frame`, the top of this thread's path, off it.
+  @inlinable @inline(__always)
+  func pop(_ frame: InPlace<LoadFrame>) {
+    if frame.pointee.depth >= Self.shallowDepth { unindexDeepFrame(frame) }
+    top = frame.pointee.parent
+  }
+
+  /// What a loader's error becomes (see ``FeatureLoadingFailed/loaderThrew(_:_:entry:in:thread:at:)``),
+  /// once its run's records (from `records`, unless -1) are dropped.
+  @usableFromInline
+  func loaderFailed<F: Feature>(
+    _ error: any Error, _ feature: F.Type, entry: FeatureTable.EntryReference, in branch: Branch, records: Int,
+    at location: SourceLocation
+  ) -> any Error {
+    if records >= 0 { dropCachingLoad(from: records) }
+    return FeatureLoadingFailed.loaderThrew(error, feature, entry: entry, in: branch, thread: self, at: location)
   }
 }

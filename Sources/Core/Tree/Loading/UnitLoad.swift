@@ -38,16 +38,13 @@ struct UnitLoad<F: Feature> {
   }
 
   /// The cached instance, or the one this request loads, or the one the load it waited for stored.
+  ///
+  /// A chain of cacheables that request each other stacks this frame once per link: what does not
+  /// run the loader (an async loader's, a held instance's, the claim and its waits) is in calls
+  /// that return before it runs.
   @inlinable
   func load(context: F.Context, at location: SourceLocation) throws -> F {
-    // An async loader's unit is claimed in the table by the async path, never here; what it loaded
-    // may be in an overflow block, which the inlined read does not look at.
-    if entry.isAsync {
-      if let instance = branch.unit(word: entry.unitWord, giveOut: false)?.instance(F.self, at: entry.instanceOffset) {
-        return instance
-      }
-      return try loadHeld(context: context, at: location)
-    }
+    if entry.isAsync { return try loadedAsync(context: context, at: location) }
     switch entry.keeping {
     case .inPlace: break
     // Instances that expire are held under the lock, where a request can tell their age.
@@ -56,52 +53,77 @@ struct UnitLoad<F: Feature> {
     }
     // In the branch's own storage unless it was given out after the branch was made.
     let unit = branch.storage.unit(entry) ?? branch.unit(word: entry.unitWord, giveOut: true)!
-    let unitState = unit.state
     // Loaded already (a unit in an overflow block is read here): a plain load, not a claim that
     // would take the unit's cache line from the other readers.
     if let instance = unit.instance(F.self, at: entry.instanceOffset) { return instance }
     let thread = LoadingThread.currentReference
-    claiming: while true {
+    switch try claim(unit.state, thread: thread, at: location) {
+    case .own: break
+    case .cached: return unit.storedInstance(F.self, at: entry.instanceOffset)
+    case .held: return try loadHeld(context: context, at: location)
+    }
+    let loaded: Loaded<F>
+    do {
+      loaded = try branch.load(F.self, context: context, entry: entry, at: location, thread: thread)
+    } catch {
+      unit.state.finishLoad(of: F.self, loaded: false, in: branch, outcome: .failure(error))
+      throw error
+    }
+    cache(loaded, in: unit)
+    return loaded.instance
+  }
+
+  /// Caches what the load this request owns loaded in `unit`, and ends the load.
+  @inlinable @inline(__always)
+  func cache(_ loaded: Loaded<F>, in unit: BranchStorage.Unit) {
+    unit.store(loaded.instance, at: entry.instanceOffset)
+    // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
+    // renewal what the instance was built from.
+    if entry.hasTeardown { recordTeardown(of: loaded.instance) }
+    if !loaded.received.isEmpty { record(loaded.received) }
+    // Waiters read the unit again.
+    unit.state.finishLoad(of: F.self, loaded: true, in: branch, outcome: .success(branch))
+  }
+
+  /// What a request's claim of the unit came to.
+  @usableFromInline
+  enum Claim {
+    /// The request owns the load: it runs the loader.
+    case own
+    /// Another load stored the instance.
+    case cached
+    /// The unit was relocated: the branch holds the feature's instances (``loadHeld(context:at:)``).
+    case held
+  }
+
+  /// Claims `unit` for a load on `thread`, waiting for the load of another thread that holds it.
+  ///
+  /// - Throws: ``FeaturesClosed`` once the branch is closed, and ``CircularDependency`` when this
+  ///   thread's own load holds the unit.
+  @inlinable
+  func claim(
+    _ unitState: UnitState, thread: UncountedReference<LoadingThread>, at location: SourceLocation
+  ) throws -> Claim {
+    while true {
       switch unitState.claim(for: thread, isOpen: !branch.isClosed) {
       case .own:
-        break claiming
+        // Asked again after the claim, which took no lock: a close that starts now finds the claim
+        // and waits for this load, and one that started before is seen here (both are sequentially
+        // consistent).
+        guard branch.isClosed else { return .own }
+        let error = closed(at: location)
+        unitState.finishLoad(of: F.self, loaded: false, in: branch, outcome: .failure(error))
+        throw error
       case .cached:
-        return unit.storedInstance(F.self, at: entry.instanceOffset)
+        return .cached
       case .join(let owner):
         try wait(for: owner, of: unitState, thread: thread, at: location)
       case .refused:
         throw closed(at: location)
       case nil:
-        return try loadHeld(context: context, at: location)
+        return .held
       }
     }
-    // Asked again after the claim, which took no lock: a close that starts now finds the claim and
-    // waits for this load, and one that started before is seen here (both are sequentially
-    // consistent).
-    if branch.isClosed {
-      let error = closed(at: location)
-      unitState.finishLoad(of: F.self, loaded: false, in: branch, outcome: .failure(error))
-      throw error
-    }
-    let instance: F
-    let records = thread.borrow { $0.beginCachingLoad() }
-    do {
-      instance = try branch.load(F.self, context: context, entry: entry, at: location, thread: thread)
-    } catch {
-      thread.borrow { if $0.endCachingLoad(from: records) { $0.dropDependencies(from: records) } }
-      unitState.finishLoad(of: F.self, loaded: false, in: branch, outcome: .failure(error))
-      throw error
-    }
-    unit.store(instance, at: entry.instanceOffset)
-    // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
-    // renewal what the instance was built from.
-    if entry.hasTeardown { recordTeardown(of: instance) }
-    thread.borrow {
-      if $0.endCachingLoad(from: records) { recordLoad(receivedOn: $0, from: records) }
-    }
-    // Waiters read the unit again.
-    unitState.finishLoad(of: F.self, loaded: true, in: branch, outcome: .success(branch))
-    return instance
   }
 
   /// The error of this request once the branch is closed: one box, handed to the waiters and
@@ -130,6 +152,16 @@ struct UnitLoad<F: Feature> {
     _ = try inFlight.outcome(of: F.self, waitingAs: thread, binding: entry.binding.object, in: branch, at: location)
   }
 
+  /// The instance an async loader loaded: its unit is claimed in the table by the async path, never
+  /// here; what it loaded may be in an overflow block, which the inlined read does not look at.
+  @usableFromInline
+  func loadedAsync(context: F.Context, at location: SourceLocation) throws -> F {
+    if let instance = branch.unit(word: entry.unitWord, giveOut: false)?.instance(F.self, at: entry.instanceOffset) {
+      return instance
+    }
+    return try loadHeld(context: context, at: location)
+  }
+
   /// The instance, held by the branch under its lock (it expires, or was renewed) or loaded by an
   /// async loader: a ``KeyedLoad``.
   @usableFromInline
@@ -143,12 +175,10 @@ struct UnitLoad<F: Feature> {
     PendingTeardown(of: instance, context: nil, binding: entry.binding.object).record(in: branch)
   }
 
-  /// Records what the load, just cached, received on `thread`, from `start` in its records.
+  /// Records that the instance just cached was built from `received`, for renewals.
   @usableFromInline
-  func recordLoad(receivedOn thread: LoadingThread, from start: Int) {
-    let dependencies = thread.takeDependencies(from: start)
-    guard !dependencies.isEmpty else { return }
+  func record(_ received: [Dependency]) {
     let key = LoadKey(feature: ObjectIdentifier(F.self), context: nil)
-    branch.state.withLock { $0.held.record(key, dependencies: dependencies) }
+    branch.state.withLock { $0.held.record(key, dependencies: received) }
   }
 }
