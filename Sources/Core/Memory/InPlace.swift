@@ -58,11 +58,11 @@ struct ErasedInPlace {
 /// An atomic word in memory that something else owns and frees: a unit's word in a branch's
 /// storage, a word of an anchor's tail, a bucket of a table, a word of a ``SharedWords``.
 @usableFromInline
-struct SharedWord {
+package struct SharedWord {
   @usableFromInline let pointer: UnsafeMutablePointer<Atomic<UInt>>
 
   @inlinable @inline(__always)
-  init(_ pointer: UnsafeMutablePointer<Atomic<UInt>>) {
+  package init(_ pointer: UnsafeMutablePointer<Atomic<UInt>>) {
     self.pointer = pointer
   }
 

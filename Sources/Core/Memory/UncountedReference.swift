@@ -21,7 +21,7 @@ package struct UncountedReference<Object: AnyObject>: @unchecked Sendable {
 
   /// A reference to `object`, which the caller keeps alive.
   @inlinable @inline(__always)
-  init(_ object: Object) {
+  package init(_ object: Object) {
     unmanaged = .passUnretained(object)
   }
 
@@ -57,7 +57,7 @@ package struct UncountedReference<Object: AnyObject>: @unchecked Sendable {
 
   /// The object, as a counted reference the caller owns from here on.
   @inlinable @inline(__always)
-  var object: Object { unmanaged.takeUnretainedValue() }
+  package var object: Object { unmanaged.takeUnretainedValue() }
 
   /// Runs `body` with the object, touching no count: the caller guarantees that it stays alive.
   @inlinable @inline(__always)

@@ -12,7 +12,7 @@ import Synchronization
 /// request on a long path (a disposable that recurses with other contexts) looks its load up
 /// instead: its cost does not grow with the depth.
 @usableFromInline
-final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
+package final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
   // Sendable: each instance belongs to one thread. Its owner pushes and pops `top`; another thread
   // reads the frames (`frames`) only while this one is blocked waiting for a load that cannot
   // finish before that other thread's, under the wait graph's lock (see `InFlight.wait`), so the
@@ -40,12 +40,12 @@ final class LoadingThread: WaitGraph.Node, @unchecked Sendable {
 
   /// How deep a path is walked frame by frame; frames from this depth up are indexed.
   @usableFromInline static var shallowDepth: Int { 24 }
-  @usableFromInline init() {}
+  @usableFromInline package init() {}
 
   /// A thread runs as long as its loads: it blocks a load it owns until that load finishes.
-  var isFinished: Bool { false }
+  package var isFinished: Bool { false }
   /// What a thread waits for is recorded in the graph while it waits.
-  var waitsImplicitlyFor: (any WaitGraph.Node)? { nil }
+  package var waitsImplicitlyFor: (any WaitGraph.Node)? { nil }
 
   /// This thread's loading state, created on first use and released when the thread exits.
   static var current: LoadingThread { currentReference.object }

@@ -22,11 +22,11 @@ import Synchronization
 /// A multiton's unit holds `0` or its ``Multiton``, retained, made on first use
 /// (``multiton(_:)``).
 @usableFromInline
-struct UnitState {
+package struct UnitState {
   @usableFromInline let word: SharedWord
 
   @inlinable @inline(__always)
-  init(_ word: SharedWord) {
+  package init(_ word: SharedWord) {
     self.word = word
   }
 
@@ -41,7 +41,7 @@ struct UnitState {
 
   /// Whether the unit's instance is stored; an acquiring load, so that the instance may be read.
   @inlinable @inline(__always)
-  var isLoaded: Bool { word.load(ordering: .acquiring) == Self.loaded }
+  package var isLoaded: Bool { word.load(ordering: .acquiring) == Self.loaded }
 
   /// The load state the word holds (``LoadState``), a load being its owner thread; `nil` once the
   /// unit is relocated, when the branch's ``LoadTable`` holds the feature's loads.
@@ -65,10 +65,11 @@ struct UnitState {
   /// A request's claim of the unit, for a load on `thread`: ``LoadState/claim(isOpen:starting:)``
   /// applied to the word, a claim that owns the load setting it with one compare-and-exchange.
   ///
-  /// - Returns: The claim's answer; `nil` once the unit is relocated: the branch's ``LoadTable``
-  ///   holds the feature's loads.
+  /// - Returns: The claim's answer (`refused` on a closing branch, whatever the word holds); for an
+  ///   open claim, `nil` once the unit is relocated: the branch's ``LoadTable`` holds the feature's
+  ///   loads.
   @inlinable @inline(__always)
-  func claim(
+  package func claim(
     for thread: UncountedReference<LoadingThread>, isOpen: Bool
   ) -> LoadClaim<UncountedReference<LoadingThread>>? {
     // Taken for empty, as a unit is when a request claims it: the compare-and-exchange reads what
@@ -89,10 +90,10 @@ struct UnitState {
   }
 
   /// Whether a synchronous load holds the unit: what a close waits for.
-  var isClaimed: Bool { word.load(ordering: .sequentiallyConsistent) & Self.loadingTag != 0 }
+  package var isClaimed: Bool { word.load(ordering: .sequentiallyConsistent) & Self.loadingTag != 0 }
 
   /// What a request that means to wait found.
-  enum Waited {
+  package enum Waited {
     /// The load ended meanwhile: look at the unit again.
     case ended
     /// Others wait for the load already: its ``InFlight`` is registered.
@@ -104,7 +105,7 @@ struct UnitState {
   /// Marks the load in progress as waited for. Call under the branch's lock, and register the
   /// load's ``InFlight`` there when this returns ``Waited/marked(owner:)``: the owner takes that
   /// lock to settle a waited load, so it cannot settle (nor its thread end) before.
-  func markWaited() -> Waited {
+  package func markWaited() -> Waited {
     while true {
       let stored = word.load(ordering: .acquiring)
       if stored & Self.loadingTag == 0 { return .ended }
@@ -122,17 +123,17 @@ struct UnitState {
   /// empty again after a failure, which any request may then claim.
   ///
   /// - Returns: Whether requests wait for the load (their ``InFlight`` is in the branch's `state`).
-  func settle(loaded: Bool) -> Bool {
+  package func settle(loaded: Bool) -> Bool {
     let previous = word.exchange(Self.word(holding: .ended(loaded: loaded)), ordering: .acquiringAndReleasing)
     assert(previous & Self.loadingTag != 0, "a load settled a unit it had not claimed")
     return previous & Self.waitedTag != 0
   }
 
   /// Whether the unit's instance was renewed, so that the branch holds the feature's instances.
-  var isRelocated: Bool { word.load(ordering: .acquiring) == Self.relocated }
+  package var isRelocated: Bool { word.load(ordering: .acquiring) == Self.relocated }
 
   /// Whether the unit holds an instance in place, current or renewed: what the branch destroys.
-  var holdsInstance: Bool {
+  package var holdsInstance: Bool {
     let stored = word.load(ordering: .acquiring)
     return stored == Self.loaded || stored == Self.relocated
   }
@@ -141,7 +142,7 @@ struct UnitState {
   /// the feature's later instances is under.
   ///
   /// - Returns: Whether the unit was loaded.
-  func relocate() -> Bool {
+  package func relocate() -> Bool {
     defer { checkInDebugBuilds() }
     return word.compareExchange(expected: Self.loaded, desired: Self.relocated, ordering: .sequentiallyConsistent)
       .exchanged
@@ -252,7 +253,7 @@ extension UnitState {
   /// What is wrong with this cacheable unit's word, if anything: for ``Branch/invariantViolations(quiescent:)``.
   ///
   /// - Parameter quiescent: Whether no load can be in progress, so the word is empty or loaded.
-  func violation(quiescent: Bool) -> String? {
+  package func violation(quiescent: Bool) -> String? {
     let stored = word.load(ordering: .acquiring)
     if stored == 0 || stored == Self.loaded || stored == Self.relocated { return nil }
     if stored & Self.loadingTag == 0 { return "holds \(stored), neither empty, loaded nor a claim" }
