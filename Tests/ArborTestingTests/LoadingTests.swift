@@ -155,10 +155,12 @@ struct ConsolePrinterChild {
   @Test func aConsolePrinterPrintsEachLineBehindTheClocksTime() throws {
     let features = TestFeatures()
     let reads = Lines()
-    features.patch(\Clock.now, with: {
-      reads.append("now")
-      return Double(41 + reads.all.count)
-    })
+    features.patch(
+      \Clock.now,
+      with: {
+        reads.append("now")
+        return Double(41 + reads.all.count)
+      })
     let printer: Printer = try features.load(Printer.console())
     #expect(reads.all.isEmpty, "loading the printer read the clock")
     printer.print("from a test")

@@ -126,7 +126,8 @@ import Testing
     let error = await #expect(throws: KeyedBranchesCycle.self) { try await sessions.branch(for: "ann") }
     #expect(
       error?.diagnostic.message
-        == #"cannot branch SessionScope for "bob": the request is made inside the making of the SessionScope branch for "ann""#)
+        == #"cannot branch SessionScope for "bob": the request is made inside the making of the SessionScope branch for "ann""#
+    )
     #expect(error?.diagnostic.location?.description == "ArborTests/KeyedBranchesMakingTests.swift:\(requestedAt)")
     #expect(sessions.count == 0)
     _ = try await sessions.branch(for: "bob")
@@ -145,7 +146,8 @@ import Testing
     let error = await #expect(throws: KeyedBranchesCycle.self) { try await sessions.branch(for: "ann") }
     #expect(
       error?.diagnostic.message
-        == #"cannot branch SessionScope for "ann": the request is made inside the making of the SessionScope branch for "ann""#)
+        == #"cannot branch SessionScope for "ann": the request is made inside the making of the SessionScope branch for "ann""#
+    )
     #expect(sessions.count == 0)
     #expect(accounts.count == 0)
     try await sessions.close()

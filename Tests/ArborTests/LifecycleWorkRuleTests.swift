@@ -117,7 +117,11 @@ import Testing
       }
       perform.set {
         // Once: a teardown of the trigger may run again when the root closes.
-        guard ran.withLock({ ran in defer { ran = true }; return !ran }) else { return }
+        guard
+          ran.withLock({ ran in
+            defer { ran = true }; return !ran
+          })
+        else { return }
         do {
           try await call.get()
           outcomes.append("returned")
@@ -220,7 +224,8 @@ import Testing
       tree.gate.raise()
       let report = try await Self.firstReport("TeardownFailed", in: reports)
       #expect(
-        report?.diagnostic.message == #"1 teardown failed while closing Root › SessionScope(Session(user: "\#(target)"))"#)
+        report?.diagnostic.message
+          == #"1 teardown failed while closing Root › SessionScope(Session(user: "\#(target)"))"#)
       #expect(tree.log.all == ["down \(target)"])
       #expect(throws: FeaturesClosed.self) { try branch.get.context(ifPresent: SessionScope.self) }
       if close == .evict { #expect(tree.sessions.count == 0) }

@@ -910,7 +910,9 @@ import Testing
       try await ended(within: 10) { try await refreshing.value }
     }
     #expect(refused?.cause is LifecycleWorkReentered)
-    let failed = await #expect(throws: FeatureLoadingFailed.self) { try await ended(within: 10) { try await waiting.value } }
+    let failed = await #expect(throws: FeatureLoadingFailed.self) {
+      try await ended(within: 10) { try await waiting.value }
+    }
     #expect(Self.rootCause(of: failed) is LifecycleWorkReentered)
     #expect(ledger.entries("down ") == [])
   }

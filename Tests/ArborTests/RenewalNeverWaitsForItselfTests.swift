@@ -207,7 +207,9 @@ import Testing
     let root = FeaturesRoot(clock: clock) { registry in
       registry.defineScope(SessionScope.self) { registry in
         // Refreshed: its teardown closes the root, which another task closes.
-        registry.use(Self.closing({ try await rootLater.get.close() }, inTeardown: inRefreshTeardown, go: goRefreshTeardown, log: log))
+        registry.use(
+          Self.closing(
+            { try await rootLater.get.close() }, inTeardown: inRefreshTeardown, go: goRefreshTeardown, log: log))
         // Expired: its teardown waits for nothing but `goExpired`; the root's close waits for it.
         registry.use(
           .cacheable(timeToLive: .seconds(10)) { _ in

@@ -35,7 +35,9 @@ extension RenewalReentrancyTests {
     // The refresh waits for the client's load, which has received the credential.
     #expect(await eventually { session.waits.closesForLoads == 1 })
     gate.raise()
-    let error = await #expect(throws: FeatureLoadingFailed.self) { try await ended(within: 20) { try await client.value } }
+    let error = await #expect(throws: FeatureLoadingFailed.self) {
+      try await ended(within: 20) { try await client.value }
+    }
     #expect(
       error.map { String(reflecting: $0.cause) } == """
         LifecycleWorkReentered: refresh(Settings) cannot run inside the loader of ApiClient

@@ -32,8 +32,10 @@ extension Features {
   /// A test hook: how many closes of this branch wait for renewals to tear down what they forgot
   /// here; none when the branch is gone.
   package var closesWaitingForRenewals: Int {
-    (try? withBranch(at: SourceLocation()) { $0.existingState?.withLock { $0.teardowns.closesWaitingForRenewals.count } })
-      .flatMap { $0 } ?? 0
+    (try? withBranch(at: SourceLocation()) {
+      $0.existingState?.withLock { $0.teardowns.closesWaitingForRenewals.count }
+    })
+    .flatMap { $0 } ?? 0
   }
 
   /// A test hook: how many refreshes of this branch's tree wait for their turn; none when the

@@ -35,7 +35,8 @@ struct DidNotEnd: Error, CustomStringConvertible {
 /// Runs `body` in a task of its own and returns what it returned, or throws what it threw; throws
 /// ``DidNotEnd`` after `seconds`: a call that waits for itself fails the test instead of hanging
 /// it. For a call whose error a test asserts: `#expect(throws:) { try await ended { … } }`.
-func ended<R: Sendable>(within seconds: Double = 30, _ body: @escaping @Sendable () async throws -> R) async throws -> R {
+func ended<R: Sendable>(within seconds: Double = 30, _ body: @escaping @Sendable () async throws -> R) async throws -> R
+{
   let ended = Flag()
   let outcome = Lock<Result<R, any Error>?>.make(nil)
   Task {
