@@ -43,6 +43,7 @@ let curveCases: [(id: String, run: @Sendable (Settings) -> Curve)] = [
   ("async-cached", AsyncCachedCurve.run),
   ("observer", ObserverCurve.run),
   ("properties", PropertiesCurve.run),
+  ("renewal", RenewalCurve.run),
   ("middleware", MiddlewareCurve.run),
   ("vapor-middleware", VaporMiddlewareCurve.run),
 ]
