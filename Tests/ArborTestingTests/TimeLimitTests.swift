@@ -116,6 +116,7 @@ import Testing
     #expect(log.withLock { $0 } == ["down cache"])
     #expect(error?.failures.map { "\($0.feature)" } == ["Pool"])
     #expect((error?.failures.first?.cause as? TeardownTimedOut)?.limit == .seconds(2))
+    #expect(error?.diagnostic.causes.first?.message == "the teardown did not end within 2 s")
   }
 
   @Test func loadDurationsAreMeasuredOnTheRootsClock() throws {

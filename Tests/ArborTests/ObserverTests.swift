@@ -37,10 +37,14 @@ import Testing
 
   @Test func asyncLoadsAreReportedToo() async throws {
     let profile = LoadProfile()
-    let root = FeaturesRoot(observer: profile) { registry in
+    // Durations are measured on the root's clock: the loader moves it, and nothing waits on the
+    // wall clock.
+    let clock = ManualClock()
+    let root = FeaturesRoot(observer: profile, clock: clock) { registry in
       registry.use(
         .cacheable { _ async throws in
-          try await Task.sleep(for: .milliseconds(2))
+          await Task.yield()
+          clock.advance(by: .milliseconds(2))
           return Slow()
         })
     }
@@ -48,21 +52,19 @@ import Testing
     let load = try #require(profile.loads.first)
     #expect(profile.loads.count == 1)
     #expect(load.isAsync)
-    #expect(load.duration >= .milliseconds(2))
+    #expect(load.duration == .milliseconds(2))
   }
 
   @Test func theReportIsATreeOfLoadsByWhoRequestedThemSlowestFirst() throws {
     let profile = LoadProfile()
-    let root = FeaturesRoot(observer: profile) { registry in
+    let clock = ManualClock()
+    let root = FeaturesRoot(observer: profile, clock: clock) { registry in
       registry.use(Clock(now: { 1 }))
       registry.use(Printer.console())
       registry.use(
         .cacheable { _ in
-          // Slower than every load before it by construction, however long a busy machine made
-          // those take (under the address sanitizer beside other suites, a Greeter once took 9.7 ms).
-          let slowestBefore = profile.loads.map(\.duration).max() ?? .zero
-          let end = ContinuousClock.now + slowestBefore + .milliseconds(3)
-          while ContinuousClock.now < end { usleep(500) }
+          // Slower than every load before it: the root's clock moves only here.
+          clock.advance(by: .milliseconds(3))
           return Slow()
         })
       registry.defineScope(SessionScope.self) { registry in registry.use(Greeter.live()) }
@@ -70,13 +72,13 @@ import Testing
     let session = try root.branch(SessionScope.self, context: Session(user: "ann"))
     _ = try session.instance(of: Greeter.self)
     _ = try root.instance(of: Slow.self)
-    let report = profile.report().replacing(/\d+\.\d\d ms/, with: "T ms")
+    #expect(profile.loads.map(\.duration) == [.zero, .zero, .milliseconds(3)])
     #expect(
-      report == """
-        3 loads, T ms at the top
-        ├─ Slow.theReportIsATreeOfLoadsByWhoRequestedThemSlowestFirst() in Root: T ms
-        └─ Greeter.live() in Root › SessionScope(Session(user: "ann")): T ms
-           └─ Printer.console() in Root › SessionScope(Session(user: "ann")): T ms
+      profile.report() == """
+        3 loads, 3.00 ms at the top
+        ├─ Slow.theReportIsATreeOfLoadsByWhoRequestedThemSlowestFirst() in Root: 3.00 ms
+        └─ Greeter.live() in Root › SessionScope(Session(user: "ann")): 0.00 ms
+           └─ Printer.console() in Root › SessionScope(Session(user: "ann")): 0.00 ms
         """)
     let trace = profile.chromeTrace()
     #expect(trace.hasPrefix(#"{"traceEvents":[{"name":"Slow."#))

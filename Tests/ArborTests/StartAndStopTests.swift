@@ -223,46 +223,6 @@ import Testing
     #expect(log.all == ["up cache", "down cache"])
   }
 
-  @Test func aHungEagerLoadIsADiagnosticWithItsPath() async throws {
-    let gate = Flag()  // never raised before the end: what a hung loader or teardown waits for
-    defer { gate.raise() }
-    let root = FeaturesRoot { registry in
-      registry.use(
-        .cacheable(implementation: "live()") { (_: Features) async -> Pool in
-          _ = await gate.suspendUntilRaised()
-          return Pool(name: "late")
-        }, eager: true, startTimeLimit: .milliseconds(50), file: "App/Main.swift", line: 14)
-    }
-    let error = await #expect(throws: FeaturesStartFailed.self) {
-      try await root.start(file: "App/Main.swift", line: 20)
-    }
-    let text = error.map { String(reflecting: $0) }
-    #expect(
-      text == """
-        FeaturesStartFailed: could not start Root: 1 of 1 step failed
-        ├─ requested at: App/Main.swift:20
-        ├─ scope: Root
-        ├─ fix: fix each cause below, then start a new tree: this one is closed,
-        │       and what had started is torn down
-        └─ cause: FeaturesStartTimedOut: Pool did not load within 50 ms
-           ├─ path: start() → Pool
-           ├─ implementation: Pool.live() registered at App/Main.swift:14
-           └─ fix: find what Pool.live() waits for, or give it a longer startTimeLimit
-        """)
-  }
-
-  @Test func theStartsTimeoutBoundsEveryStep() async throws {
-    let gate = Flag()  // never raised before the end: what a hung loader or teardown waits for
-    defer { gate.raise() }
-    let root = FeaturesRoot { registry in
-      registry.use(.cacheable { (_: Features) in Cache(name: "quick") }, eager: true)
-      registry.beforeServing { _ in _ = await gate.suspendUntilRaised() }
-    }
-    let error = await #expect(throws: FeaturesStartFailed.self) { try await root.start(timeout: .milliseconds(50)) }
-    #expect(error?.diagnostic.causes.map(\.kind) == ["FeaturesStartTimedOut"])
-    #expect(error?.diagnostic.causes.first?.message.hasPrefix("the work before serving named at ") == true)
-  }
-
   @Test func beforeServingRunsOnceAfterTheEagerLoadsInOrder() async throws {
     let log = Log()
     let root = FeaturesRoot { registry in
@@ -392,35 +352,6 @@ import Testing
     let root = FeaturesRoot { _ in }
     try await root.close()
     await #expect(throws: FeaturesClosed.self) { try await root.start() }
-  }
-
-  @Test func aHungTeardownIsReportedAndTheCloseGoesOn() async throws {
-    let log = Log()
-    let gate = Flag()  // never raised before the end: what a hung loader or teardown waits for
-    defer { gate.raise() }
-    let root = FeaturesRoot { registry in
-      registry.use(
-        .cacheable { (_: Features) in
-          Cache(name: "cache")
-        } teardown: { _ in
-          log.append("down cache")
-        })
-      registry.use(
-        .cacheable { (_: Features) in
-          Pool(name: "db")
-        } teardown: { _ in
-          _ = await gate.suspendUntilRaised()
-        },
-        teardownTimeLimit: .milliseconds(50))
-    }
-    _ = try await root.instance(of: Cache.self)
-    _ = try await root.instance(of: Pool.self)
-    let error = await #expect(throws: TeardownFailed.self) { try await root.close() }
-    #expect(log.all == ["down cache"])
-    #expect(error?.failures.map { "\($0.feature)" } == ["Pool"])
-    #expect((error?.failures.first?.cause as? TeardownTimedOut)?.limit == .milliseconds(50))
-    #expect(
-      error?.diagnostic.causes.first?.message == "the teardown did not end within 50 ms")
   }
 
   @Test func theProfileShowsTheStartUpAsOneTree() async throws {

@@ -169,7 +169,7 @@ public final class LoadProfile: FeaturesObserver, @unchecked Sendable {
 }
 
 /// Loads arranged by who requested them: a load's parent is the latest load of the feature its
-/// path says requested it that was running all the while it ran.
+/// path says requested it that began before it and ended after it.
 private struct LoadForest {
   let loads: [LoadEvent]
   /// The loads nobody observed requesting, slowest first.
@@ -191,17 +191,18 @@ private struct LoadForest {
     }
   }
 
+  /// - Parameter loads: The loads in the order they ended: a load that ran all the while another
+  ///   ran ended after it, whatever clock their durations were measured on.
   init(_ loads: [LoadEvent]) {
-    let byStart = loads.sorted { $0.start < $1.start }
+    let order = loads.indices.sorted { loads[$0].start < loads[$1].start }
+    let byStart = order.map { loads[$0] }
     self.loads = byStart
     children = Array(repeating: [], count: byStart.count)
     for (index, load) in byStart.enumerated() {
       let requester = load.requesters.last.map { ObjectIdentifier($0.feature) }
-      let end = load.start + load.duration
       let parent = requester.flatMap { requester in
         byStart.indices[..<index].last { candidate in
-          ObjectIdentifier(byStart[candidate].featureType) == requester
-            && byStart[candidate].start + byStart[candidate].duration >= end
+          ObjectIdentifier(byStart[candidate].featureType) == requester && order[candidate] > order[index]
         }
       }
       if let parent { children[parent].append(index) } else { roots.append(index) }
