@@ -64,9 +64,8 @@ import Testing
     if !runsUnderThreadSanitizer { #expect(elapsed < .seconds(10)) }
   }
 
-  /// How deep the chain on a default stack goes: less under the thread sanitizer, whose frames are
-  /// larger.
-  static let defaultStackLinks = runsUnderThreadSanitizer ? 250 : 1_000
+  /// How deep the chain on a default stack goes: less under a sanitizer, whose frames are larger.
+  static let defaultStackLinks = runsUnderAddressSanitizer ? 150 : runsUnderThreadSanitizer ? 250 : 1_000
 
   @Test func aThousandLinkMultitonChainRunsOnTheDefaultEightMebibyteStack() async throws {
     // Each link is a cacheable's first load, which records what its loader received for renewals.

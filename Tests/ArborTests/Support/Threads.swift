@@ -74,3 +74,6 @@ func synchronously<R>(_ body: () throws -> R) rethrows -> R {
 /// thread, fewer than the deepest tests recurse.
 let runsUnderThreadSanitizer: Bool =
   dlsym(nil, "__tsan_init") != nil || ProcessInfo.processInfo.environment["ARBOR_THREAD_SANITIZER"] != nil
+
+/// Whether the address sanitizer instruments this process: its stack frames are larger too.
+let runsUnderAddressSanitizer: Bool = dlsym(nil, "__asan_init") != nil
