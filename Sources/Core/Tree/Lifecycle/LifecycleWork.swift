@@ -3,7 +3,8 @@
 /// inside it is tabled in `Docs/Architecture.md`.
 enum LifecycleWork: Sendable {
   case loader(any Feature.Type)
-  case teardown(PendingTeardown)
+  /// A few references, not the teardown: bound for every teardown that runs.
+  case teardown(any Feature.Type, Registration, Binding?)
   case beforeServing(SourceLocation)
   case making(scope: any FeaturesScope.Type, key: any Sendable)
 
@@ -21,7 +22,8 @@ enum LifecycleWork: Sendable {
   var described: String {
     switch self {
     case .loader(let feature): "the loader of \(feature)"
-    case .teardown(let teardown): "the teardown of \(teardown.described)"
+    case .teardown(let feature, let registration, let binding):
+      "the teardown of \(PendingTeardown.describe(feature, context: nil, registration, binding))"
     case .beforeServing(let site): "the work before serving named at \(site)"
     case .making(let scope, let key): "the making of the \(scope.name) branch for \(String(reflecting: key))"
     }

@@ -33,7 +33,11 @@ struct PendingTeardown: Sendable {
   }
 
   /// How diagnostics name it: `Database (Database.live() at App/Database.swift:8, registered at …)`.
-  var described: String {
+  var described: String { Self.describe(feature, context: context, registration, binding) }
+
+  static func describe(
+    _ feature: any Feature.Type, context: (any Sendable)?, _ registration: Registration, _ binding: Binding?
+  ) -> String {
     var text = "\(feature)"
     if let context { text += " for \(context)" }
     text += " (\(registration.implementation) at \(registration.location)"
@@ -57,15 +61,19 @@ struct PendingTeardown: Sendable {
   func run(in branch: Branch) async -> TeardownFailed.Failure? {
     let observer = branch.definition.observer
     let start = observer != nil ? ContinuousClock.now : nil
-    let (limit, work, body) = (binding?.lifecycle.teardownTimeLimit, LifecycleWork.teardown(self), body)
-    let run: @Sendable () async throws -> Void = {
-      try await LifecycleWork.$current.withValue(work) { try await body() }
-    }
+    let (limit, work, body) = (
+      binding?.lifecycle.teardownTimeLimit, LifecycleWork.teardown(feature, registration, binding), body
+    )
     var failure: (any Error)?
-    switch await TimeLimit.run(within: limit, on: branch.definition.renewals, run) {
-    case .finished(.success): break
-    case .finished(.failure(let error)): failure = error
-    case .timedOut, .stopped: failure = TeardownTimedOut(limit: limit ?? .zero)
+    if let limit {
+      let run: @Sendable () async throws -> Void = { try await LifecycleWork.$current.withValue(work, operation: body) }
+      switch await TimeLimit.run(within: limit, on: branch.definition.renewals, run) {
+      case .finished(.success): break
+      case .finished(.failure(let error)): failure = error
+      case .timedOut, .stopped: failure = TeardownTimedOut(limit: limit)
+      }
+    } else {
+      do { try await LifecycleWork.$current.withValue(work, operation: body) } catch { failure = error }
     }
     // The path only when something reports it: most teardowns succeed unobserved.
     if let observer, let start {
@@ -78,12 +86,10 @@ struct PendingTeardown: Sendable {
 }
 
 /// The teardowns a branch owes, in load order, also of instances renewals forgot: a close takes all,
-/// a renewal those it forgot while the branch is open. Changed only under the branch's lock.
+/// a renewal those it forgot while the branch is open. Changed only under the branch's lock; a load
+/// appends (no hashing on its path), a renewal scans once per batch.
 struct OwedTeardowns {
-  /// Every teardown owed, by the number it was recorded under.
-  private var owed = OrderedTable<Int, PendingTeardown>()
-  /// The number of the teardown of each instance cached now.
-  private var numbersOfCached: [LoadKey: Int] = [:]
+  private var owed: [(number: Int, teardown: PendingTeardown, isForgotten: Bool)] = []
   private var nextNumber = 0
   /// How many teardowns renewals took from here and have not run yet: a close runs its own after.
   var runningForRenewals = 0
@@ -91,22 +97,33 @@ struct OwedTeardowns {
 
   var isEmpty: Bool { owed.isEmpty }
 
-  var all: [PendingTeardown] { owed.values }
+  var all: [PendingTeardown] { owed.map(\.teardown) }
 
   mutating func record(_ teardown: PendingTeardown) {
-    if let key = teardown.key { numbersOfCached[key] = nextNumber }
-    owed.append(teardown, for: nextNumber)
+    owed.append((nextNumber, teardown, false))
     nextNumber += 1
   }
 
-  /// A renewal forgot the instance under `key`: its teardown stays owed, under the number returned.
-  mutating func forget(_ key: LoadKey) -> Int? {
-    numbersOfCached.removeValue(forKey: key)
+  /// Renewals forgot the instances cached under `keys`: their teardowns stay owed, under the numbers
+  /// returned by key.
+  mutating func forget(_ keys: Set<LoadKey>) -> [LoadKey: Int] {
+    var numbers: [LoadKey: Int] = [:]
+    for index in owed.indices where !owed[index].isForgotten {
+      guard let key = owed[index].teardown.key, keys.contains(key) else { continue }
+      owed[index].isForgotten = true
+      numbers[key] = owed[index].number
+    }
+    return numbers
   }
 
   /// Takes those of `numbers` still owed, in order, for a renewal: a close waits for them.
-  mutating func take(_ numbers: [Int]) -> [PendingTeardown] {
-    let taken = numbers.sorted().compactMap { owed.remove($0) }
+  mutating func take(_ numbers: Set<Int>) -> [PendingTeardown] {
+    var taken: [PendingTeardown] = []
+    owed.removeAll { entry in
+      guard numbers.contains(entry.number) else { return false }
+      taken.append(entry.teardown)
+      return true
+    }
     if !taken.isEmpty { runningForRenewals += 1 }
     return taken
   }
@@ -120,7 +137,7 @@ struct OwedTeardowns {
   }
 
   mutating func takeAll() -> [PendingTeardown] {
-    numbersOfCached = [:]
-    return owed.removeAll()
+    defer { owed = [] }
+    return owed.map(\.teardown)
   }
 }

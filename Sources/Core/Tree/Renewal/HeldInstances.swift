@@ -12,8 +12,9 @@ struct HeldInstances {
   var instances: [LoadKey: Held] = [:]
   /// The multiton contexts renewed since their first instance, which left the lock-free table.
   var relocated: Set<LoadKey> = []
-  /// The cached instances whose loads received others, in the order they were cached.
-  var records = OrderedTable<LoadKey, LoadRecord>()
+  /// The cached instances whose loads received others, in the order they were cached: appended by
+  /// loads (no hashing on their path), removed by renewals, a batch in one pass.
+  var records: [LoadRecord] = []
 
   /// What a lookup found; an expired instance was let go of, for the caller to renew.
   enum Lookup {
@@ -32,6 +33,6 @@ struct HeldInstances {
   }
 
   mutating func record(_ key: LoadKey, dependencies: [Dependency]) {
-    if !dependencies.isEmpty { records.append(LoadRecord(key: key, dependencies: dependencies), for: key) }
+    if !dependencies.isEmpty { records.append(LoadRecord(key: key, dependencies: dependencies)) }
   }
 }

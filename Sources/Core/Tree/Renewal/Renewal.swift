@@ -27,7 +27,7 @@ struct Renewal {
     var isCaching = false
     for branch in branches {
       // In the order they were cached: an instance comes after those it was built from.
-      let records = branch.existingState?.withLock { $0.held.records.values } ?? []
+      let records = branch.existingState?.withLock { $0.held.records } ?? []
       let stale = records.filter { $0.dependencies.contains(where: isStale) }
       guard !stale.isEmpty else { continue }
       if branch.isClosed {
@@ -136,7 +136,7 @@ extension Renewal {
       let id = ObjectIdentifier(branch)
       guard numbers[id] != nil || closing[id] != nil else { continue }
       let taken = branch.state.withLock { state in
-        state.lifecycle.isClosed ? nil : state.teardowns.take(numbers[id] ?? [])
+        state.lifecycle.isClosed ? nil : state.teardowns.take(Set(numbers[id] ?? []))
       }
       guard let taken else {
         _ = await CloseRemainder.outcomeOfFirstClose(of: branch)
@@ -177,7 +177,8 @@ extension ForgottenInstance {
     let units = entries.map { entry in entry?.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) } }
     let numbers = branch.state.withLock { state -> [Int?]? in
       // Held already (it expires, was renewed before, or a lookup let it go as it expired)?
-      var found = keys.map { isLetGo || state.held.instances.removeValue(forKey: $0) != nil }
+      let hasHeld = !state.held.instances.isEmpty
+      var found = keys.map { key in isLetGo || (hasHeld && state.held.instances.removeValue(forKey: key) != nil) }
       var contextsByMultiton: [ObjectIdentifier: (multiton: any RenewableMultiton, contexts: Set<ContextKey>)] = [:]
       for (index, key) in keys.enumerated() where !found[index] {
         switch entries[index]?.keeping {
@@ -201,11 +202,10 @@ extension ForgottenInstance {
           found[index] = true
         }
       }
-      return keys.indices.map { index in
-        guard found[index] else { return nil }
-        state.held.records.remove(keys[index])
-        return state.teardowns.forget(keys[index]) ?? -1
-      }
+      let forgotten = Set(keys.indices.lazy.filter { found[$0] }.map { keys[$0] })
+      state.held.records.removeAll { forgotten.contains($0.key) }
+      let numbers = state.teardowns.forget(forgotten)
+      return keys.indices.map { index in found[index] ? numbers[keys[index]] ?? -1 : nil }
     }
     return keys.indices.compactMap { index in
       guard let number = numbers?[index], let entry = entries[index] else { return nil }

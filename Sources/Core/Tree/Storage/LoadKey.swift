@@ -36,9 +36,13 @@ struct ContextKey: Hashable, @unchecked Sendable {
   // Sendable: it only wraps a feature's `Context`, which is `Sendable`.
   private final class Storage {
     let value: AnyHashable
+    /// The value's hash, computed once: a key is hashed in several tables (a renewal's sets, the
+    /// held instances), and a boxed value's hash is dear.
+    let hash: Int
 
     init(_ value: AnyHashable) {
       self.value = value
+      hash = value.hashValue
     }
   }
 
@@ -51,7 +55,9 @@ struct ContextKey: Hashable, @unchecked Sendable {
   /// The context.
   var value: AnyHashable { storage.value }
 
-  static func == (lhs: ContextKey, rhs: ContextKey) -> Bool { lhs.storage === rhs.storage || lhs.value == rhs.value }
+  static func == (lhs: ContextKey, rhs: ContextKey) -> Bool {
+    lhs.storage === rhs.storage || (lhs.storage.hash == rhs.storage.hash && lhs.value == rhs.value)
+  }
 
-  func hash(into hasher: inout Hasher) { hasher.combine(value) }
+  func hash(into hasher: inout Hasher) { hasher.combine(storage.hash) }
 }

@@ -105,13 +105,19 @@ final class Multiton<F: Feature>: @unchecked Sendable {
   ///
   /// - Returns: The contexts that were there.
   func retire(_ contexts: Set<ContextKey>) -> Set<ContextKey> {
-    lock.withLock { state in
+    // Typed once, by hash: each entry is then compared without boxing its context.
+    var wanted: [Int: [(context: F.Context, key: ContextKey)]] = [:]
+    for key in contexts {
+      guard let context = key.value.base as? F.Context else { continue }
+      wanted[hashing.hash(context), default: []].append((context, key))
+    }
+    return lock.withLock { state in
       var retired: Set<ContextKey> = []
       state.entries.removeAll { entry in
-        // A cacheable's Context is Hashable.
-        let key = ContextKey(entry.context as! AnyHashable)
-        guard contexts.contains(key) else { return false }
-        retired.insert(key)
+        guard let match = wanted[entry.hash]?.first(where: { hashing.equal($0.context, entry.context) }) else {
+          return false
+        }
+        retired.insert(match.key)
         state.retired.append(entry)
         return true
       }
