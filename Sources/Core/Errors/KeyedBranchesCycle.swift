@@ -16,14 +16,13 @@ public struct KeyedBranchesCycle: DiagnosticError {
   public let diagnostic: Diagnostic
 
   init<Scope: FeaturesScope>(
-    _ scope: Scope.Type, key: some Sendable, making: any FeaturesScope.Type, for makingKey: any Sendable,
+    _ scope: Scope.Type, key: some Sendable, inside making: LifecycleWork,
     requestedAt location: SourceLocation
   ) {
-    let work = LifecycleWork.making(scope: making, key: makingKey)
     diagnostic = Diagnostic(
       kind: "KeyedBranchesCycle",
       message:
-        "cannot branch \(scope.name) for \(String(reflecting: key)): the request is made inside \(work.described)",
+        "cannot branch \(scope.name) for \(String(reflecting: key)): the request is made inside \(making.described)",
       location: location,
       fix:
         "make the context without keyed branches: a context closure, and the work it starts, run before its branch"

@@ -274,8 +274,8 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   /// making, so two can never wait for each other.
   @usableFromInline
   func lease(_ key: Key, at location: SourceLocation) throws -> KeyedBranchesLease {
-    if case .making(let scope, let makingKey) = LifecycleWork.current {
-      throw KeyedBranchesCycle(Scope.self, key: key, making: scope, for: makingKey, requestedAt: location)
+    if let making = LifecycleWork.current, case .making = making {
+      throw KeyedBranchesCycle(Scope.self, key: key, inside: making, requestedAt: location)
     }
     let hashable = BranchKey(key)
     let now = now()
@@ -320,7 +320,7 @@ public final class KeyedBranches<Key: Hashable & Sendable, Scope: FeaturesScope>
   private func open(_ key: Key, generation: UInt64, at location: SourceLocation) -> KeyedBranchesState.Making {
     let task = Task {
       do {
-        let context = try await LifecycleWork.$current.withValue(.making(scope: Scope.self, key: key)) {
+        let context = try await LifecycleWork.$current.withValue(.making(of: Scope.self, for: key)) {
           try await self.context(key)
         }
         let branch = try parent.branch(Scope.self, context: context, file: location.fileID, line: location.line)

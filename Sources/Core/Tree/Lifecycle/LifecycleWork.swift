@@ -6,12 +6,19 @@ enum LifecycleWork: Sendable {
   /// A few references, not the teardown: bound for every teardown that runs.
   case teardown(any Feature.Type, Registration, Binding?)
   case beforeServing(SourceLocation)
-  case making(scope: any FeaturesScope.Type, key: any Sendable)
+  /// Described as it starts (`the making of the SessionScope branch for "ann"`): a small payload to
+  /// copy for every teardown's binding.
+  case making(String)
 
   /// The innermost but for a loader with a frame; tasks started inside inherit it.
   @TaskLocal static var current: LifecycleWork?
 
   /// The lifecycle work the current task or thread runs, if any: a loader before the work around it.
+  /// The making of `scope`'s branch for `key`.
+  static func making(of scope: any FeaturesScope.Type, for key: any Sendable) -> LifecycleWork {
+    .making("the making of the \(scope.name) branch for \(String(reflecting: key))")
+  }
+
   static var running: LifecycleWork? {
     if let frame = LoadingThread.current.top { return .loader(frame.pointee.feature) }
     if let frame = AsyncFrame.currentIfAny { return .loader(frame.step.feature) }
@@ -25,7 +32,7 @@ enum LifecycleWork: Sendable {
     case .teardown(let feature, let registration, let binding):
       "the teardown of \(PendingTeardown.describe(feature, context: nil, registration, binding))"
     case .beforeServing(let site): "the work before serving named at \(site)"
-    case .making(let scope, let key): "the making of the \(scope.name) branch for \(String(reflecting: key))"
+    case .making(let described): described
     }
   }
 

@@ -10,25 +10,21 @@ struct PendingTeardown: Sendable {
   private let body: @Sendable () async throws -> Void
 
   /// What tears down `instance`, cached for `context` by `binding`'s loader, which has a teardown.
+  /// Specialised on a load's path: no optional of a generic type, no shared generic init.
   init<F: Feature>(of instance: F, context: F.Context?, binding: Binding) {
-    // A cacheable's Context is Hashable.
-    let key = LoadKey(feature: ObjectIdentifier(F.self), context: context.map { ContextKey($0 as! AnyHashable) })
-    self.init(of: instance, registration: binding.registration, binding: binding, context: context, key: key)!
+    // A registration with a teardown of `F` holds a `Teardown<F>`; a cacheable's Context is Hashable.
+    let teardown = UncountedReference.cast(binding.registration.teardown!, to: Teardown<F>.self)
+    (feature, registration, self.binding, self.context) = (F.self, binding.registration, binding, context)
+    key = LoadKey(feature: ObjectIdentifier(F.self), context: context.map { ContextKey($0 as! AnyHashable) })
+    body = { try await teardown.run(instance) }
   }
 
   /// What tears down `instance`, which a test container loaded; `nil` when it has no teardown.
   init?<F: Feature>(of instance: F, loadedBy registration: Registration) {
-    self.init(of: instance, registration: registration, binding: nil, context: nil, key: nil)
-  }
-
-  private init?<F: Feature>(
-    of instance: F, registration: Registration, binding: Binding?, context: (any Sendable)?, key: LoadKey?
-  ) {
-    // A registration with a teardown of `F` holds a `Teardown<F>`.
     guard let teardown = registration.teardown.map({ UncountedReference.cast($0, to: Teardown<F>.self) }) else {
       return nil
     }
-    (feature, self.registration, self.binding, self.context, self.key) = (F.self, registration, binding, context, key)
+    (feature, self.registration, binding, context, key) = (F.self, registration, nil, nil, nil)
     body = { try await teardown.run(instance) }
   }
 

@@ -65,10 +65,15 @@ extension LoadingThread {
   /// Ends the innermost cacheable run on this path, whose loader returned.
   ///
   /// - Returns: The cached instances it received, taken off the path.
-  @usableFromInline
+  @inlinable @inline(__always)
   func endCachingLoad(from start: Int) -> [Dependency] {
     cachingLoads &-= 1
-    guard dependencyCount != start else { return [] }
+    return dependencyCount == start ? [] : takeDependencies(from: start)
+  }
+
+  /// Takes the records from `start` off the path: what a cacheable run received.
+  @usableFromInline
+  func takeDependencies(from start: Int) -> [Dependency] {
     let taken = Array(dependencies[start...])
     dependencies.removeSubrange(start...)
     dependencyCount = start

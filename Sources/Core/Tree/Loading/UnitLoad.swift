@@ -100,7 +100,7 @@ struct UnitLoad<F: Feature> {
   ///
   /// - Throws: ``FeaturesClosed`` once the branch is closed, and ``CircularDependency`` when this
   ///   thread's own load holds the unit.
-  @inlinable
+  @inlinable @inline(__always)
   func claim(
     _ unitState: UnitState, thread: UncountedReference<LoadingThread>, at location: SourceLocation
   ) throws -> Claim {
