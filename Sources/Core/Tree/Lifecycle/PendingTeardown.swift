@@ -8,6 +8,9 @@ struct PendingTeardown: Sendable {
   /// What the branch caches the instance under; `nil` for one a test container's `load` made.
   let key: LoadKey?
   private let body: @Sendable () async throws -> Void
+  /// Its number in its branch's ``OwedTeardowns``, and whether a renewal forgot its instance.
+  fileprivate var number = 0
+  fileprivate var isForgotten = false
 
   /// What tears down `instance`, cached for `context` by `binding`'s loader, which has a teardown.
   /// Specialised on a load's path: no optional of a generic type, no shared generic init.
@@ -85,7 +88,7 @@ struct PendingTeardown: Sendable {
 /// a renewal those it forgot while the branch is open. Changed only under the branch's lock; a load
 /// appends (no hashing on its path), a renewal scans once per batch.
 struct OwedTeardowns {
-  private var owed: [(number: Int, teardown: PendingTeardown, isForgotten: Bool)] = []
+  private var owed: [PendingTeardown] = []
   private var nextNumber = 0
   /// How many teardowns renewals took from here and have not run yet: a close runs its own after.
   var runningForRenewals = 0
@@ -93,10 +96,12 @@ struct OwedTeardowns {
 
   var isEmpty: Bool { owed.isEmpty }
 
-  var all: [PendingTeardown] { owed.map(\.teardown) }
+  var all: [PendingTeardown] { owed }
 
   mutating func record(_ teardown: PendingTeardown) {
-    owed.append((nextNumber, teardown, false))
+    var numbered = teardown
+    numbered.number = nextNumber
+    owed.append(numbered)
     nextNumber += 1
   }
 
@@ -105,7 +110,7 @@ struct OwedTeardowns {
   mutating func forget(_ keys: Set<LoadKey>) -> [LoadKey: Int] {
     var numbers: [LoadKey: Int] = [:]
     for index in owed.indices where !owed[index].isForgotten {
-      guard let key = owed[index].teardown.key, keys.contains(key) else { continue }
+      guard let key = owed[index].key, keys.contains(key) else { continue }
       owed[index].isForgotten = true
       numbers[key] = owed[index].number
     }
@@ -117,7 +122,7 @@ struct OwedTeardowns {
     var taken: [PendingTeardown] = []
     owed.removeAll { entry in
       guard numbers.contains(entry.number) else { return false }
-      taken.append(entry.teardown)
+      taken.append(entry)
       return true
     }
     if !taken.isEmpty { runningForRenewals += 1 }
@@ -134,6 +139,6 @@ struct OwedTeardowns {
 
   mutating func takeAll() -> [PendingTeardown] {
     defer { owed = [] }
-    return owed.map(\.teardown)
+    return owed
   }
 }
