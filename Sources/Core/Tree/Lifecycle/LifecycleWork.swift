@@ -3,22 +3,19 @@
 /// inside it is tabled in `Docs/Architecture.md`.
 enum LifecycleWork: Sendable {
   case loader(any Feature.Type)
-  /// A few references, not the teardown: bound for every teardown that runs.
-  case teardown(any Feature.Type, Registration, Binding?)
+  case teardown(any Feature.Type, Registration, Binding?)  // a few references: bound per teardown
   case beforeServing(SourceLocation)
-  /// Described as it starts (`the making of the SessionScope branch for "ann"`): a small payload to
-  /// copy for every teardown's binding.
-  case making(String)
+  case making(String)  // described as it starts: small to copy
 
   /// The innermost but for a loader with a frame; tasks started inside inherit it.
   @TaskLocal static var current: LifecycleWork?
 
-  /// The lifecycle work the current task or thread runs, if any: a loader before the work around it.
-  /// The making of `scope`'s branch for `key`.
+  /// The making of `scope`'s branch for `key`: `the making of the SessionScope branch for "ann"`.
   static func making(of scope: any FeaturesScope.Type, for key: any Sendable) -> LifecycleWork {
     .making("the making of the \(scope.name) branch for \(String(reflecting: key))")
   }
 
+  /// The lifecycle work the current task or thread runs, if any: a loader before the work around it.
   static var running: LifecycleWork? {
     if let frame = LoadingThread.current.top { return .loader(frame.pointee.feature) }
     if let frame = AsyncFrame.currentIfAny { return .loader(frame.step.feature) }

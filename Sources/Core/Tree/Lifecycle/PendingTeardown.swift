@@ -88,31 +88,29 @@ struct PendingTeardown: Sendable {
 /// a renewal those it forgot while the branch is open. Changed only under the branch's lock; a load
 /// appends (no hashing on its path), a renewal scans once per batch.
 struct OwedTeardowns {
-  private var owed: [PendingTeardown] = []
+  /// Every teardown owed, in load order.
+  private(set) var all: [PendingTeardown] = []
   private var nextNumber = 0
   /// How many teardowns renewals took from here and have not run yet: a close runs its own after.
   var runningForRenewals = 0
   var closesWaitingForRenewals: [CheckedContinuation<Void, Never>] = []
 
-  var isEmpty: Bool { owed.isEmpty }
-
-  var all: [PendingTeardown] { owed }
+  var isEmpty: Bool { all.isEmpty }
 
   mutating func record(_ teardown: PendingTeardown) {
     var numbered = teardown
-    numbered.number = nextNumber
-    owed.append(numbered)
-    nextNumber += 1
+    (numbered.number, nextNumber) = (nextNumber, nextNumber + 1)
+    all.append(numbered)
   }
 
   /// Renewals forgot the instances cached under `keys`: their teardowns stay owed, under the numbers
   /// returned by key.
   mutating func forget(_ keys: Set<LoadKey>) -> [LoadKey: Int] {
     var numbers: [LoadKey: Int] = [:]
-    for index in owed.indices where !owed[index].isForgotten {
-      guard let key = owed[index].key, keys.contains(key) else { continue }
-      owed[index].isForgotten = true
-      numbers[key] = owed[index].number
+    for index in all.indices where !all[index].isForgotten {
+      guard let key = all[index].key, keys.contains(key) else { continue }
+      all[index].isForgotten = true
+      numbers[key] = all[index].number
     }
     return numbers
   }
@@ -120,7 +118,7 @@ struct OwedTeardowns {
   /// Takes those of `numbers` still owed, in order, for a renewal: a close waits for them.
   mutating func take(_ numbers: Set<Int>) -> [PendingTeardown] {
     var taken: [PendingTeardown] = []
-    owed.removeAll { entry in
+    all.removeAll { entry in
       guard numbers.contains(entry.number) else { return false }
       taken.append(entry)
       return true
@@ -138,7 +136,7 @@ struct OwedTeardowns {
   }
 
   mutating func takeAll() -> [PendingTeardown] {
-    defer { owed = [] }
-    return owed
+    defer { all = [] }
+    return all
   }
 }
