@@ -16,32 +16,6 @@ import Testing
     static var placeholder: Repository { Repository(pool: "placeholder") }
   }
 
-  /// Opened once; what a hung loader waits for. Each test opens it when it ends, too.
-  final class Gate: Sendable {
-    private let state = Lock<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>.make((false, []))
-
-    var isOpen: Bool { state.withLock { $0.isOpen } }
-
-    func wait() async {
-      await withCheckedContinuation { continuation in
-        let isOpen = state.withLock { state in
-          if !state.isOpen { state.waiting.append(continuation) }
-          return state.isOpen
-        }
-        if isOpen { continuation.resume() }
-      }
-    }
-
-    func open() {
-      let waiting = state.withLock { state in
-        state.isOpen = true
-        defer { state.waiting = [] }
-        return state.waiting
-      }
-      for continuation in waiting { continuation.resume() }
-    }
-  }
-
   /// Raised once, from any task.
   final class Signal: Sendable {
     private let raised = Lock.make(false)

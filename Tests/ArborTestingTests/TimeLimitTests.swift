@@ -16,27 +16,6 @@ import Testing
     static var placeholder: Cache { Cache(name: "placeholder") }
   }
 
-  /// Raised once; what a hung loader or teardown waits for, released when the test ends.
-  final class Gate: Sendable {
-    private let continuations = Lock<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>.make((false, []))
-    func wait() async {
-      await withCheckedContinuation { continuation in
-        let isOpen = continuations.withLock { state in
-          if !state.isOpen { state.waiting.append(continuation) }
-          return state.isOpen
-        }
-        if isOpen { continuation.resume() }
-      }
-    }
-    func open() {
-      for waiting in continuations.withLock({ state in
-        state.isOpen = true
-        defer { state.waiting = [] }
-        return state.waiting
-      }) { waiting.resume() }
-    }
-  }
-
   @Test func aHungEagerLoadFailsTheStartWhenTheRootsClockPassesItsLimit() async throws {
     let clock = TestClock()
     let gate = Gate()
