@@ -12,13 +12,14 @@ extension Features.Which: Renderable {
 }
 
 extension Features.Which.Implementation {
-  /// `{"name", "kind", "isAsync", "location", "scope", "cachedIn", "isCachedInAncestor",
+  /// `{"name", "kind", "isAsync", "runsOnMainActor", "location", "scope", "cachedIn", "isCachedInAncestor",
   /// "timeToLiveMilliseconds", "instance"}`.
   var jsonValue: JSONValue {
     .object([
       ("name", .string(name)),
       ("kind", .string(kind.jsonName)),
       ("isAsync", .bool(isAsync)),
+      ("runsOnMainActor", .bool(runsOnMainActor)),
       ("location", location.map(\.jsonValue) ?? .null),
       ("scope", scope.map(JSONValue.string) ?? .null),
       ("cachedIn", cachedIn.map { .array($0.map(\.jsonValue)) } ?? .null),

@@ -51,7 +51,8 @@ extension Features {
     guard let entry = branch.definition.table.entry(for: FeatureTable.key(feature)) else {
       if let overrides = branch.overrides, overrides.resolvesPlaceholders {
         let placeholder = Which.Implementation(
-          name: "\(name).placeholder", kind: .placeholder, isAsync: false, location: nil, scope: nil, cachedIn: nil,
+          name: "\(name).placeholder", kind: .placeholder, isAsync: false, runsOnMainActor: false, location: nil,
+          scope: nil, cachedIn: nil,
           isCachedInAncestor: false, timeToLive: nil, instance: nil)
         return Which(feature: name, scope: scope, implementation: placeholder, diagnostic: nil)
       }
@@ -72,7 +73,8 @@ extension Features {
     // A multiton holds an instance per context, which `which` is not asked about.
     let age = registration.lifetime == .cacheable ? heldAge(of: feature, in: owner) : nil
     let implementation = Which.Implementation(
-      name: registration.implementation, kind: kind, isAsync: registration.isAsync, location: binding.site,
+      name: registration.implementation, kind: kind, isAsync: registration.isAsync,
+      runsOnMainActor: registration.runsOnMainActor, location: binding.site,
       scope: binding.scope.name, cachedIn: isCacheable ? owner.path.diagnosticSteps : nil,
       isCachedInAncestor: isCacheable && entry.depth > 0, timeToLive: isCacheable ? registration.timeToLive : nil,
       instance: age.map { Which.InstanceAge(loadedAt: $0.loadedAt, expiresAt: $0.expiresAt, now: $0.now) })
@@ -126,6 +128,9 @@ extension Features {
       /// Whether its loader is `async`: only `try await features.instance()` runs it (a cacheable
       /// loaded that way is then served to synchronous requests too).
       public let isAsync: Bool
+      /// Whether its loader and teardown run on the main actor: a synchronous request made off the
+      /// main actor cannot run it (see ``FeatureRequiresMainActor``).
+      public let runsOnMainActor: Bool
       /// Where it was registered (`registry.use(...)`); `nil` for a placeholder.
       public let location: SourceLocation?
       /// The scope whose registry holds it; `nil` for a placeholder.
@@ -213,6 +218,7 @@ extension Features {
       var line =
         "\(feature) is served by \(implementation.name) (\(implementation.kind.name)"
         + (implementation.isAsync ? ", async" : "")
+        + (implementation.runsOnMainActor ? ", main actor" : "")
         + (implementation.timeToLive.map { ", time-to-live \($0.rendered))" } ?? ")")
       if let location = implementation.location { line += ", registered at \(location)" }
       if let scope = implementation.scope { line += " in \(scope)" }
@@ -259,7 +265,8 @@ extension Features {
       facts.append(
         (
           "kind",
-          implementation.kind.name + (implementation.isAsync ? " with an async loader" : "") + ", "
+          implementation.kind.name + (implementation.isAsync ? " with an async loader" : "")
+            + (implementation.runsOnMainActor ? " on the main actor" : "") + ", "
             + implementation.kind.lifetime
         ))
       if let timeToLive = implementation.timeToLive {

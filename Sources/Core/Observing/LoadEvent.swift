@@ -15,6 +15,8 @@ public struct LoadEvent: Sendable {
   public let requestedAt: SourceLocation
   /// Whether the loader is `async`.
   public let isAsync: Bool
+  /// Whether the loader ran on the main actor.
+  public let runsOnMainActor: Bool
   /// When the loader started.
   public let start: ContinuousClock.Instant
   /// How long the loader ran, the loads it requested included, on the root's clock.
@@ -32,6 +34,7 @@ public struct LoadEvent: Sendable {
     self.requesters = requesters
     self.requestedAt = requestedAt
     isAsync = binding.registration.isAsync
+    runsOnMainActor = binding.registration.runsOnMainActor
     self.start = start
     self.duration = duration
     self.error = error
@@ -49,4 +52,12 @@ public struct LoadEvent: Sendable {
   /// `nil` when it returned an instance; otherwise the error its requester got (a
   /// `FeatureLoadingFailed` whose cause is what the loader threw).
   public var failure: Diagnostic? { error.map(Diagnostic.init(describing:)) }
+}
+
+extension LoadEvent {
+  /// The load's category in a trace: `load`, `async load`, `main-actor load` or
+  /// `async main-actor load`.
+  var category: String {
+    (isAsync ? "async " : "") + (runsOnMainActor ? "main-actor load" : "load")
+  }
 }

@@ -133,7 +133,7 @@ public final class LoadProfile: FeaturesObserver, @unchecked Sendable {
       let load = forest.loads[index]
       events.append(
         .object([
-          ("name", .string(load.implementation)), ("cat", .string(load.isAsync ? "async load" : "load")),
+          ("name", .string(load.implementation)), ("cat", .string(load.category)),
           ("ph", .string("X")), ("ts", .number(microseconds(load.start - origin))),
           ("dur", .number(max(1, microseconds(load.duration)))), ("pid", .number(1)), ("tid", .number(track)),
           (
@@ -183,7 +183,9 @@ private struct LoadForest {
     let place = Diagnostic.render(scope: load.scope, style: .unicode)
     let outcome = load.failure.map { ", failed: \($0.summary())" } ?? ""
     lines.append(
-      prefix + (isLast ? "└─ " : "├─ ") + "\(load.implementation) in \(place): \(milliseconds(load.duration))\(outcome)"
+      prefix + (isLast ? "└─ " : "├─ ")
+        + "\(load.implementation) in \(place)\(load.runsOnMainActor ? " on the main actor" : ""): "
+        + "\(milliseconds(load.duration))\(outcome)"
     )
     for (position, child) in children[index].enumerated() {
       emit(

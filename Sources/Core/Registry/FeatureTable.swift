@@ -34,6 +34,10 @@ package struct FeatureTable: Sendable {
     @usableFromInline package let kind: Kind
     /// Whether the loader is `async`: only `try await features.instance()` can run it.
     @usableFromInline package let isAsync: Bool
+    /// Whether the loader is synchronous and runs on the main actor: a synchronous request runs
+    /// it on the main thread only, an awaited one hops there (an async main-actor loader hops by
+    /// itself, and is only `isAsync`).
+    @usableFromInline package let loadsOnMainActor: Bool
     /// Whether each instance is recorded for a teardown when it is cached.
     @usableFromInline package let hasTeardown: Bool
     /// Where a branch keeps the instances.
@@ -70,6 +74,7 @@ package struct FeatureTable: Sendable {
       payload = UncountedReference(registration.payload)
       self.binding = UncountedReference(binding)
       isAsync = registration.isAsync
+      loadsOnMainActor = registration.runsOnMainActor && !registration.isAsync
       hasTeardown = registration.teardown != nil
       keeping =
         binding.conflicts.isEmpty
@@ -96,6 +101,7 @@ package struct FeatureTable: Sendable {
     @inlinable package var fixedOffset: Int { Int(pointer.pointee.storedFixedOffset) }
     @inlinable package var payload: UncountedReference<AnyObject> { pointer.pointee.payload }
     @inlinable package var isAsync: Bool { pointer.pointee.isAsync }
+    @inlinable package var loadsOnMainActor: Bool { pointer.pointee.loadsOnMainActor }
     @inlinable package var hasTeardown: Bool { pointer.pointee.hasTeardown }
     @inlinable package var keeping: Keeping { pointer.pointee.keeping }
     package var binding: UncountedReference<Binding> { pointer.pointee.binding }

@@ -10,6 +10,8 @@ package final class Registration: Sendable {
   package let location: SourceLocation
   /// Whether the loader is `async`: only `try await features.instance()` can run it.
   package let isAsync: Bool
+  /// Whether the loader, and the teardown, run on the main actor.
+  package let runsOnMainActor: Bool
   /// A cacheable's `Teardown<F>`, if it has one: run for each instance when its branch closes.
   package let teardown: (any AnyObject & Sendable)?
   /// How long a cached instance serves before a request renews it; `nil` for as long as its branch
@@ -22,7 +24,7 @@ package final class Registration: Sendable {
   ///   a dynamic conformance check per new feature type.
   package init<F: Feature>(
     feature: F.Type, lifetime: Lifetime, payload: any AnyObject & Sendable, isAsync: Bool,
-    implementation: ImplementationName,
+    runsOnMainActor: Bool = false, implementation: ImplementationName,
     location: SourceLocation, teardown: (any AnyObject & Sendable)? = nil, timeToLive: Duration? = nil
   ) {
     self.feature = feature
@@ -31,6 +33,7 @@ package final class Registration: Sendable {
     implementationName = implementation
     self.location = location
     self.isAsync = isAsync
+    self.runsOnMainActor = runsOnMainActor
     self.teardown = teardown
     self.timeToLive = timeToLive
   }

@@ -42,10 +42,15 @@ extension Branch {
 
   /// Resolves `feature` as the synchronous request does when its loader is synchronous (or it is
   /// undefined, or in conflict: the synchronous request throws what it should); `nil` when its
-  /// loader is asynchronous, for ``AsyncRequest/resolve()`` to run. Inlined, as `resolve` is.
+  /// loader is asynchronous or runs on the main actor, for ``AsyncRequest/resolve()`` to run.
+  /// Inlined, as `resolve` is.
   @inlinable @inline(__always)
   func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
-    if let entry = table.entry(for: FeatureTable.key(feature)), case .serves = entry.kind, entry.isAsync { return nil }
+    if let entry = table.entry(for: FeatureTable.key(feature)), case .serves = entry.kind,
+      entry.isAsync || entry.loadsOnMainActor
+    {
+      return nil
+    }
     return try resolve(feature, context: context, at: location)
   }
 
@@ -129,6 +134,9 @@ extension Branch {
   ) throws -> Loaded<F> {
     if entry.isAsync {
       throw FeatureRequiresAwait.orCycle(feature, context: context, entry: entry, in: self, at: location)
+    }
+    if entry.loadsOnMainActor {
+      try FeatureRequiresMainActor.unlessOnMainActor(feature, entry: entry, in: self, at: location)
     }
     // An observed tree's loads take a path of their own: an unobserved load pays this one branch.
     if definition.isObserved {

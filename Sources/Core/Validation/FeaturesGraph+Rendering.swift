@@ -88,7 +88,8 @@ extension FeaturesGraph {
           nodes.map {
             .object([
               ("id", .string($0.id)), ("feature", .string($0.feature)), ("kind", optional($0.kind?.jsonName)),
-              ("async", .bool($0.isAsync)), ("implementation", optional($0.implementation)),
+              ("async", .bool($0.isAsync)), ("mainActor", .bool($0.runsOnMainActor)),
+              ("implementation", optional($0.implementation)),
               ("location", optional($0.location?.description)), ("scope", optional($0.scope)),
               ("timeToLiveMilliseconds", $0.timeToLive.map { .number($0.wholeMilliseconds) } ?? .null),
             ])
@@ -132,14 +133,16 @@ extension FeaturesGraph {
   }
 
   /// `Greeter`, then `cacheable · Greeter.live()` on the next line (`cacheable, time-to-live 1 h ·
-  /// AuthToken.live()` with a time-to-live); `undefined` for a missing one.
+  /// AuthToken.live()` with a time-to-live, `cacheable, main actor · Settings.live()` for a loader
+  /// on the main actor); `undefined` for a missing one.
   private func nodeLabel(_ node: Node, lineBreak: String) -> String {
     guard let kind = node.kind, let implementation = node.implementation else {
       return "\(node.feature)\(lineBreak)undefined"
     }
     let lifetime = kind == .cacheablePerContext ? "cacheable per context" : kind.name
     let timeToLive = node.timeToLive.map { ", time-to-live \($0.rendered)" } ?? ""
-    return "\(node.feature)\(lineBreak)\(lifetime)\(node.isAsync ? ", async" : "")\(timeToLive) · \(implementation)"
+    let isolation = (node.isAsync ? ", async" : "") + (node.runsOnMainActor ? ", main actor" : "")
+    return "\(node.feature)\(lineBreak)\(lifetime)\(isolation)\(timeToLive) · \(implementation)"
   }
 }
 

@@ -28,6 +28,8 @@ public struct FeaturesGraph: Sendable, Hashable {
     public let kind: Features.Which.Kind?
     /// Whether its loader is `async`.
     public let isAsync: Bool
+    /// Whether its loader and teardown run on the main actor.
+    public let runsOnMainActor: Bool
     /// The implementation's name (`Greeter.live()`); `nil` for an undefined feature.
     public let implementation: String?
     /// Where it is registered; `nil` for an undefined feature.

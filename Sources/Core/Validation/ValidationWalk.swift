@@ -317,7 +317,8 @@ struct ValidationWalk {
         nodes.append(
           .init(
             id: id, feature: String(describing: registration.feature), kind: Features.Which.Kind(registration.lifetime),
-            isAsync: registration.isAsync, implementation: registration.implementation, location: binding.site,
+            isAsync: registration.isAsync, runsOnMainActor: registration.runsOnMainActor,
+            implementation: registration.implementation, location: binding.site,
             scope: scope.id, timeToLive: registration.lifetime.isCached ? registration.timeToLive : nil))
       }
     }
@@ -343,7 +344,8 @@ struct ValidationWalk {
             undefined[feature] = id
             nodes.append(
               .init(
-                id: id, feature: feature, kind: nil, isAsync: false, implementation: nil, location: nil, scope: nil,
+                id: id, feature: feature, kind: nil, isAsync: false, runsOnMainActor: false, implementation: nil,
+                location: nil, scope: nil,
                 timeToLive: nil)
             )
             return id
@@ -398,6 +400,12 @@ extension ValidationWalk {
       if entry.isAsync {
         try await AsyncRequest(feature, context: context, in: branch, at: location).load(
           entry: entry.pointer.pointee, frame: nil)
+      } else if entry.loadsOnMainActor, !MainQueue.isCurrent() {
+        // The table's entries stay where they are: the main actor looks this one up again.
+        try await MainActor.run {
+          let entry = branch.table.entry(for: FeatureTable.key(feature))!
+          return try branch.load(feature, context: context, entry: entry, at: location).instance
+        }
       } else {
         try branch.load(feature, context: context, entry: entry, at: location).instance
       }

@@ -34,6 +34,9 @@ extension Features {
       }
       throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)
     }
+    if loader.registration.runsOnMainActor, !MainQueue.isCurrent() {
+      throw TestFeaturesMisuse.mainActorLoaderLoadedOffMainActor(loader, at: location)
+    }
     // Fails on released or closed features, as requests do; a close waits for it.
     return try loadOutsideTable(F.self, tornDownBy: loader.registration, at: location) { try load(context, self) }
   }
@@ -62,6 +65,8 @@ extension Features {
     TestReporter.install(at: location)
     return try await loadOutsideTable(F.self, tornDownBy: loader.registration, at: location) {
       switch loader.registration.payload {
+      case let load as Loader<F> where loader.registration.runsOnMainActor && !MainQueue.isCurrent():
+        return try await MainActor.run { try load(context, self) }
       case let load as Loader<F>: return try load(context, self)
       case let load as AsyncLoader<F>: return try await load.load(context, self)
       default: throw TestFeaturesMisuse.loaderOfAnotherFeature(loader, requested: F.self, at: location)

@@ -38,6 +38,15 @@ package struct TestFeaturesMisuse: DiagnosticError {
       fix: "await it: let \(variableName(loaded)): \(loaded) = try await features.load(\(loader.implementation))")
   }
 
+  /// A synchronous `load(loader)`, off the main actor, of a loader that runs on the main actor.
+  static func mainActorLoaderLoadedOffMainActor(_ loader: FeatureLoader, at location: SourceLocation) -> Self {
+    let loaded = loader.registration.feature
+    return Self(
+      "\(loader.implementation) loads \(loaded) on the main actor", feature: "\(loaded)", at: location,
+      fix: "load it from a @MainActor test, or await it: let \(variableName(loaded)): \(loaded) = "
+        + "try await features.load(\(loader.implementation))")
+  }
+
   /// `load(loader)` asked for `requested`, but `loader` loads another feature.
   static func loaderOfAnotherFeature(
     _ loader: FeatureLoader, requested: any Feature.Type, at location: SourceLocation

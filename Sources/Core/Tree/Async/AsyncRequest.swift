@@ -16,7 +16,8 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
     self.location = location
   }
 
-  /// Runs async loaders; anything else resolves as the synchronous request does.
+  /// Runs async loaders, and main-actor loaders on the main actor; anything else resolves as the
+  /// synchronous request does.
   func resolve() async throws -> F {
     if branch.isClosed { throw FeaturesClosed(.resolving(F.self), through: branch, requestedAt: location) }
     if let overrides = branch.overrides,
@@ -25,8 +26,9 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
       return instance
     }
     guard let entry = branch.definition.table.entry(for: FeatureTable.key(F.self)),
-      case .serves(let lifetime) = entry.kind, entry.isAsync
+      case .serves(let lifetime) = entry.kind, entry.isAsync || entry.loadsOnMainActor
     else { return try branch.resolve(F.self, context: context, at: location) }
+    if entry.loadsOnMainActor { return try await resolveOnMainActor(entry: entry) }
     switch lifetime {
     case .cacheable, .cacheablePerContext:
       let owner = AsyncRequest(F.self, context: context, in: branch.ancestor(entry.depth), at: location)
@@ -36,6 +38,19 @@ struct AsyncRequest<F: Feature>: @unchecked Sendable {
     case .static:  // a value, never loaded: registered as synchronous
       return try branch.resolve(F.self, context: context, at: location)
     }
+  }
+
+  /// Resolves a feature whose synchronous loader runs on the main actor: as the synchronous request
+  /// does, on the main actor. A request made there resolves in place; one made elsewhere reads a
+  /// cached instance where it is, and otherwise hops to the main actor, where every load of the
+  /// feature runs, one after the other: the first caches it, the others find it.
+  private func resolveOnMainActor(entry: FeatureTable.Entry) async throws -> F {
+    if MainQueue.isCurrent() { return try branch.resolve(F.self, context: context, at: location) }
+    if let instance = KeyedLoad<F>.instanceWithoutLock(context, entry: entry, in: branch.ancestor(entry.depth)) {
+      return instance
+    }
+    let (branch, context, location) = (self.branch, self.context, self.location)
+    return try await MainActor.run { try branch.resolve(F.self, context: context, at: location) }
   }
 
   /// Runs the async loader of `entry` with its frame on the task's path: `frame`, or, when `nil`,

@@ -78,12 +78,16 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
   private func claim(through reference: FeatureTable.EntryReference, at location: SourceLocation) throws -> Claim {
     if let instance = try multitonInstance(at: location) { return .instance(instance) }
     var expired = false
-    if entry.isAsync {
-      // Only the async path loads it: a synchronous request reads what that path cached.
+    if entry.isAsync || (entry.loadsOnMainActor && !MainQueue.isCurrent()) {
+      // Only the async path loads it, or only a request on the main actor: this request reads what
+      // they cached.
       let instance = branch.state.withLock { cached(in: &$0, expired: &expired) }
       if expired { Renewal.renewExpired(key, in: branch) }
       if let instance { return .instance(instance) }
-      throw FeatureRequiresAwait.orCycle(F.self, context: context, entry: reference, in: branch, at: location)
+      if entry.isAsync {
+        throw FeatureRequiresAwait.orCycle(F.self, context: context, entry: reference, in: branch, at: location)
+      }
+      throw FeatureRequiresMainActor(F.self, binding: entry.binding.object, in: branch, at: location)
     }
     branch.makePathIfTethered()
     let thread = LoadingThread.current

@@ -44,7 +44,7 @@ struct UnitLoad<F: Feature> {
   /// that return before it runs.
   @inlinable
   func load(context: F.Context, at location: SourceLocation) throws -> F {
-    if entry.isAsync { return try loadedAsync(context: context, at: location) }
+    if entry.isAsync || entry.loadsOnMainActor { return try loadedThroughTable(context: context, at: location) }
     switch entry.keeping {
     case .inPlace: break
     // Instances that expire are held under the lock, where a request can tell their age.
@@ -152,10 +152,11 @@ struct UnitLoad<F: Feature> {
     _ = try inFlight.outcome(of: F.self, waitingAs: thread, binding: entry.binding.object, in: branch, at: location)
   }
 
-  /// The instance an async loader loaded: its unit is claimed in the table by the async path, never
-  /// here; what it loaded may be in an overflow block, which the inlined read does not look at.
+  /// The instance of an async or a main-actor loader: its load is claimed in the branch's table (by
+  /// the async path, or by a request on the main actor), never in the unit; what it loaded may be in
+  /// an overflow block, which the inlined read does not look at.
   @usableFromInline
-  func loadedAsync(context: F.Context, at location: SourceLocation) throws -> F {
+  func loadedThroughTable(context: F.Context, at location: SourceLocation) throws -> F {
     if let instance = branch.unit(word: entry.unitWord, giveOut: false)?.instance(F.self, at: entry.instanceOffset) {
       return instance
     }
