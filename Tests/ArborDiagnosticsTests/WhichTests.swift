@@ -125,7 +125,7 @@ import Testing
       served.json(pretty: false) == """
         {"feature":"Checkout","scope":[{"name":"Root","context":null},\
         {"name":"SessionScope","context":"Session(user: \\"ann\\")"}],\
-        "implementation":{"name":"Checkout.live()","kind":"cacheable","isAsync":false,\
+        "implementation":{"name":"Checkout.live()","kind":"cacheable","isAsync":false,"runsOnMainActor":false,\
         "location":{"fileID":"\(#fileID)","line":\(base + 4)},"scope":"Root",\
         "cachedIn":[{"name":"Root","context":null}],"isCachedInAncestor":true,\
         "timeToLiveMilliseconds":null,"instance":null},"diagnostic":null}

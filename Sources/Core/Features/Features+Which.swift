@@ -229,7 +229,7 @@ extension Features {
     /// writes a diagnostic.
     ///
     /// Keys always appear in this order, absent facts as `null`: `feature`, `scope`
-    /// (`[{"name", "context"}]`), `implementation` (`{"name", "kind", "isAsync", "location", "scope",
+    /// (`[{"name", "context"}]`), `implementation` (`{"name", "kind", "isAsync", "runsOnMainActor", "location", "scope",
     /// "cachedIn", "isCachedInAncestor", "timeToLiveMilliseconds", "instance"}`), `diagnostic` (a
     /// diagnostic, with the schema of ``Diagnostic/json(pretty:)``). `kind` is `static`,
     /// `disposable`, `cacheable`, `cacheablePerContext` or `placeholder`; `instance` is

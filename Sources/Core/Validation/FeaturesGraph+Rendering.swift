@@ -63,7 +63,7 @@ extension FeaturesGraph {
   }
 
   /// The graph as JSON:
-  /// `{"scopes": [{"id", "path", "parent"}], "nodes": [{"id", "feature", "kind", "async",
+  /// `{"scopes": [{"id", "path", "parent"}], "nodes": [{"id", "feature", "kind", "async", "mainActor",
   /// "implementation", "location", "scope", "timeToLiveMilliseconds"}], "edges": [{"from", "to",
   /// "location", "problem"}]}`. `kind` is `static`, `disposable`, `cacheable`, `cacheablePerContext`
   /// or `null` (undefined); locations are `"file:line"` strings; `timeToLiveMilliseconds` is a

@@ -16,6 +16,7 @@ extension CurrentFeaturesUndefined: CustomTestStringConvertible {}
 extension FeatureLoadingFailed: CustomTestStringConvertible {}
 extension FeatureRegistrationConflict: CustomTestStringConvertible {}
 extension FeatureRequiresAwait: CustomTestStringConvertible {}
+extension FeatureRequiresMainActor: CustomTestStringConvertible {}
 extension FeatureNotRenewable: CustomTestStringConvertible {}
 extension FeatureUndefined: CustomTestStringConvertible {}
 extension FeatureUnimplemented: CustomTestStringConvertible {}
