@@ -294,7 +294,8 @@ import Testing
     #expect(
       graph.json(pretty: false).hasPrefix(
         #"{"scopes":[{"id":"s0","path":["Root"],"parent":null},{"id":"s1","path":["Root","SessionScope"],"parent":"s0"}],"#
-          + #""nodes":[{"id":"n0","feature":"Clock","kind":"static","async":false,"mainActor":false,"implementation":"Clock value","#))
+          + #""nodes":[{"id":"n0","feature":"Clock","kind":"static","async":false,"mainActor":false,"#
+          + #""implementation":"Clock value","#))
   }
 
   @Test func whatALoaderMadeWhileValidatingIsTornDown() async throws {
