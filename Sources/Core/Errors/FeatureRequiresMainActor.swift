@@ -8,11 +8,13 @@
 /// is then served to every request, from any thread; a disposable never is.
 ///
 /// ```
-/// FeatureRequiresMainActor: SettingsModel loads on the main actor
+/// FeatureRequiresMainActor: SettingsPanel loads on the main actor
 /// ├─ requested at: App/Sync.swift:12
-/// ├─ implementation: SettingsModel.live() registered at App/Main.swift:9 in Root
+/// ├─ scope: Root
+/// ├─ implementation: SettingsPanel.live() registered at App/Main.swift:9 in Root
 /// └─ fix: request it with `try await features.instance()`, which runs its loader on the main actor,
-///         or make this request from the main actor
+///         or make this request from the main actor,
+///         or load it once on the main actor before requests from elsewhere
 /// ```
 public struct FeatureRequiresMainActor: DiagnosticError {
   /// The feature that was requested.

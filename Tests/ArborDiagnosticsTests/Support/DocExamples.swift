@@ -55,6 +55,9 @@ enum DocExamples {
         key: "FeatureRequiresAwait.task", language: "text",
         text: try tree { try anAsyncLoaderRequestedSynchronously() }),
       Block(
+        key: "FeatureRequiresMainActor", language: "text",
+        text: try outsideAnyTask { try tree { try aMainActorLoaderRequestedOffTheMainActor() } }),
+      Block(
         key: "CurrentFeaturesUndefined", language: "text",
         text: try tree { _ = try Features.current(file: "App/Handler.swift", line: 12) }),
       Block(key: "FeaturesValidationFailed", language: "text", text: try await aTreeWithThreeProblems()),
@@ -327,6 +330,16 @@ enum DocExamples {
         }, file: "App/Main.swift", line: 14)
     }
     _ = try root.instance(of: TaxTable.self, file: "App/Handler.swift", line: 8)
+  }
+
+  static func aMainActorLoaderRequestedOffTheMainActor() throws {
+    let root = FeaturesRoot { registry in
+      registry.use(
+        .cacheable(on: MainActor.self, implementation: "live()", file: "App/SettingsPanel.swift", line: 6) { _ in
+          SettingsPanel.placeholder
+        }, file: "App/Main.swift", line: 9)
+    }
+    _ = try root.instance(of: SettingsPanel.self, file: "App/Sync.swift", line: 12)
   }
 
   static func sessionTree() -> Features {

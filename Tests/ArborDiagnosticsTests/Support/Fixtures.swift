@@ -37,6 +37,12 @@ struct TaxTable: CacheableFeature {
   static var placeholder: TaxTable { TaxTable(rate: unimplemented("TaxTable.rate")) }
 }
 
+/// A feature whose loader builds a main-actor model.
+struct SettingsPanel: CacheableFeature {
+  var title: @MainActor @Sendable () -> String
+  static var placeholder: SettingsPanel { SettingsPanel(title: { "" }) }
+}
+
 /// An error of the user's own, not an Arbor one: a loader's cause is its description.
 struct Offline: Error, CustomStringConvertible {
   var description: String { "the network is down" }
