@@ -278,6 +278,7 @@ extension FeatureLoader {
 /// Whether code runs on the main actor, asked without trapping: Swift has no such question, so
 /// this asks Dispatch whether the code runs on the main queue, which is where the main actor runs
 /// its work (the main thread, or on Linux, after `dispatchMain()`, the thread that serves the queue).
+@usableFromInline
 package enum MainQueue {
   /// A mark only the main queue carries.
   private static let mark: DispatchSpecificKey<Bool> = {
@@ -287,6 +288,7 @@ package enum MainQueue {
   }()
 
   /// Whether the calling code runs on the main queue: on the main actor.
+  @usableFromInline
   package static func isCurrent() -> Bool { DispatchQueue.getSpecific(key: mark) == true }
 }
 

@@ -41,13 +41,13 @@ extension Branch {
   }
 
   /// Resolves `feature` as the synchronous request does when its loader is synchronous (or it is
-  /// undefined, or in conflict: the synchronous request throws what it should); `nil` when its
-  /// loader is asynchronous or runs on the main actor, for ``AsyncRequest/resolve()`` to run.
-  /// Inlined, as `resolve` is.
+  /// undefined, or in conflict: the synchronous request throws what it should, and a main-actor
+  /// loader on the main actor); `nil` when its loader is asynchronous, or runs on the main actor and
+  /// this is not it, for ``AsyncRequest/resolve()`` to run. Inlined, as `resolve` is.
   @inlinable @inline(__always)
   func resolveUnlessAsync<F: Feature>(_ feature: F.Type, context: F.Context, at location: SourceLocation) throws -> F? {
     if let entry = table.entry(for: FeatureTable.key(feature)), case .serves = entry.kind,
-      entry.isAsync || entry.loadsOnMainActor
+      entry.isAsync || (entry.loadsOnMainActor && !MainQueue.isCurrent())
     {
       return nil
     }
