@@ -30,7 +30,8 @@ import Testing
     for kind in [
       "FeatureUndefined", "FeatureLoadingFailed", "FeaturesScopeUndefined", "FeaturesScopeContextUnavailable",
       "CircularDependency", "FeatureRegistrationConflict", "FeaturesReleased", "FeatureUnimplemented",
-      "FeatureRequiresAwait", "FeatureRequiresMainActor", "CurrentFeaturesUndefined", "FeaturesValidationFailed", "FeaturesScopeUnchecked",
+      "FeatureRequiresAwait", "FeatureRequiresMainActor", "CurrentFeaturesUndefined", "FeaturesValidationFailed",
+      "FeaturesScopeUnchecked",
       "FeaturesClosed", "TeardownFailed", "TeardownSkipped",
     ] {
       #expect(text.contains("\n### `\(kind)`\n"), "no section for \(kind)")
