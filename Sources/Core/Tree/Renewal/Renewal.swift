@@ -183,7 +183,7 @@ extension ForgottenInstance {
     }
   }
 
-  /// Lets go of the instances of `branch`'s records at `indices` (in load order), those it caches,
+  /// Lets go of the instances of `branch`'s records at `indices` (ascending), those it caches,
   /// and drops their records, under its lock with `state`: call ``Branch/makePathIfTethered()``
   /// first. Their teardowns stay owed, for the renewal or a close.
   ///
@@ -216,14 +216,14 @@ extension ForgottenInstance {
   /// Where `branch` keeps the instances of a feature it caches itself: its entry, and its unit if
   /// it was given one.
   private struct Place {
-    let feature: ObjectIdentifier
     let entry: FeatureTable.Entry
     let unit: BranchStorage.Unit?
 
     init?(of key: LoadKey, in branch: Branch) {
-      guard let entry = branch.table.entry(for: key.tableKey)?.pointer.pointee, entry.depth == 0 && entry.keeping.isCached
+      guard let entry = branch.table.entry(for: key.tableKey)?.pointer.pointee,
+        entry.depth == 0 && entry.keeping.isCached
       else { return nil }
-      (feature, self.entry) = (key.feature, entry)
+      self.entry = entry
       unit = entry.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) }
     }
   }
@@ -243,14 +243,12 @@ extension ForgottenInstance {
     _ keys: [LoadKey], in branch: Branch, state: inout Branch.State, isLetGo: Bool
   ) -> [FeatureTable.Entry?] {
     var found = [FeatureTable.Entry?](repeating: nil, count: keys.count)
-    // The keys of each feature, in order; a record's feature is most often the previous one's.
+    // The positions of each feature's keys, in order.
     var features: [(place: Place?, positions: [Int])] = []
     var featureIndices: [ObjectIdentifier: Int] = [:]
     for (position, key) in keys.enumerated() {
       let index: Int
-      if let last = features.last, last.place?.feature == key.feature {
-        index = features.count - 1
-      } else if let known = featureIndices[key.feature] {
+      if let known = featureIndices[key.feature] {
         index = known
       } else {
         index = features.count
