@@ -45,6 +45,7 @@ struct Renewal {
         continue
       }
       forgotten += found.forgotten
+      passes.reserveCapacity(passes.count + found.forgotten.count)
       for instance in found.forgotten { passes[instance.instance] = pass }
       isCaching = isCaching || found.isCaching
     }
@@ -123,7 +124,13 @@ extension Renewal {
     let failures = await LifecycleWork.detachedFromLoads {
       await Self.tearDown(forgotten, in: subtree, after: closing)
     }.value
-    let renewed = forgotten.reversed().map(RenewedInstance.init)
+    // A branch's path read once for each run of its instances: a pass forgets them together.
+    var last: (branch: Branch, path: ScopePath)?
+    let renewed = forgotten.reversed().map { instance in
+      let path = last.flatMap { $0.branch === instance.branch ? $0.path : nil } ?? instance.branch.path
+      last = (instance.branch, path)
+      return RenewedInstance(instance, path: path)
+    }
     subtree.branches[0].definition.observer?.renewed(
       RenewalEvent(cause: cause, renewed: renewed, start: start, duration: .now - start, failures: failures.count))
     return (renewed, failures)
