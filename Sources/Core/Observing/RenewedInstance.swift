@@ -15,11 +15,12 @@ public struct RenewedInstance: Sendable, CustomStringConvertible {
   private let contextKey: ContextKey?
   private let branchPath: ScopePath
 
-  init(_ forgotten: ForgottenInstance) {
+  /// - Parameter path: The path of the branch that cached it.
+  init(_ forgotten: ForgottenInstance, path: ScopePath) {
     featureType = forgotten.registration.feature
     implementationName = forgotten.registration.implementationName
     contextKey = forgotten.context
-    branchPath = forgotten.branch.path
+    branchPath = path
   }
 
   /// The instance's context, for a cacheable with one.

@@ -45,15 +45,22 @@ struct PendingTeardown: Sendable {
   }
 
   /// Records this teardown in `branch`, to run when it closes: before the instance's load ends.
-  func record(in branch: Branch) {
+  ///
+  /// - Returns: Its number among the branch's ``OwedTeardowns``.
+  @discardableResult
+  func record(in branch: Branch) -> Int {
     branch.makePathIfTethered()
-    branch.state.withLock { record(in: branch, state: &$0) }
+    return branch.state.withLock { record(in: branch, state: &$0) }
   }
 
   /// Records this teardown under `branch`'s lock: call ``Branch/makePathIfTethered()`` first.
-  func record(in branch: Branch, state: inout Branch.State) {
-    state.teardowns.record(self)
+  ///
+  /// - Returns: Its number among the branch's ``OwedTeardowns``.
+  @discardableResult
+  func record(in branch: Branch, state: inout Branch.State) -> Int {
+    let number = state.teardowns.record(self)
     branch.hasRecordedTeardowns = true
+    return number
   }
 
   /// Runs the teardown as lifecycle work, within its time limit (past it, it is left running).
@@ -86,7 +93,8 @@ struct PendingTeardown: Sendable {
 
 /// The teardowns a branch owes, in load order, also of instances renewals forgot: a close takes all,
 /// a renewal those it forgot while the branch is open. Changed only under the branch's lock; a load
-/// appends (no hashing on its path), a renewal scans once per batch.
+/// appends (no hashing on its path), and a renewal finds a teardown by its number: numbers grow in
+/// the order of `all`, so a binary search finds one, and a sorted batch is taken in one pass.
 struct OwedTeardowns {
   /// Every teardown owed, in load order.
   private(set) var all: [PendingTeardown] = []
@@ -97,29 +105,41 @@ struct OwedTeardowns {
 
   var isEmpty: Bool { all.isEmpty }
 
-  mutating func record(_ teardown: PendingTeardown) {
+  /// - Returns: The number `teardown` is owed under.
+  mutating func record(_ teardown: PendingTeardown) -> Int {
     var numbered = teardown
     (numbered.number, nextNumber) = (nextNumber, nextNumber + 1)
     all.append(numbered)
+    return numbered.number
   }
 
-  /// Renewals forgot the instances cached under `keys`: their teardowns stay owed, under the numbers
-  /// returned by key.
-  mutating func forget(_ keys: Set<LoadKey>) -> [LoadKey: Int] {
-    var numbers: [LoadKey: Int] = [:]
-    for index in all.indices where !all[index].isForgotten {
-      guard let key = all[index].key, keys.contains(key) else { continue }
-      all[index].isForgotten = true
-      numbers[key] = all[index].number
-    }
-    return numbers
+  /// A renewal forgot the instance whose teardown is owed under `number`: it stays owed.
+  ///
+  /// - Returns: Whether it is owed here and was not forgotten yet.
+  mutating func forget(_ number: Int) -> Bool {
+    guard let index = index(of: number), !all[index].isForgotten else { return false }
+    all[index].isForgotten = true
+    return true
+  }
+
+  /// A renewal forgot the instance cached under `key`, whose teardown is the newest owed for it
+  /// and not forgotten yet: it stays owed.
+  ///
+  /// - Returns: The number it is owed under, if it is.
+  mutating func forgetNewest(_ key: LoadKey) -> Int? {
+    guard let index = all.lastIndex(where: { !$0.isForgotten && $0.key == key }) else { return nil }
+    all[index].isForgotten = true
+    return all[index].number
   }
 
   /// Takes those of `numbers` still owed, in order, for a renewal: a close waits for them.
-  mutating func take(_ numbers: Set<Int>) -> [PendingTeardown] {
+  mutating func take(_ numbers: [Int]) -> [PendingTeardown] {
+    let wanted = numbers.sorted()
+    var next = 0
     var taken: [PendingTeardown] = []
     all.removeAll { entry in
-      guard numbers.contains(entry.number) else { return false }
+      while next < wanted.count && wanted[next] < entry.number { next += 1 }
+      guard next < wanted.count && wanted[next] == entry.number else { return false }
       taken.append(entry)
       return true
     }
@@ -138,5 +158,15 @@ struct OwedTeardowns {
   mutating func takeAll() -> [PendingTeardown] {
     defer { all = [] }
     return all
+  }
+
+  /// Where the teardown owed under `number` is in `all`, if it is owed.
+  private func index(of number: Int) -> Int? {
+    var (low, high) = (0, all.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if all[middle].number < number { low = middle + 1 } else { high = middle }
+    }
+    return low < all.count && all[low].number == number ? low : nil
   }
 }

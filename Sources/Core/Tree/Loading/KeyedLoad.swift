@@ -167,15 +167,17 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
       state.held.instances[key] = HeldInstances.Held(
         box: Box(instance), loadedAt: now, expiresAt: binding.registration.timeToLive.map { now + $0 })
     } else if let multiton {
-      multiton.lock.withLock { multiton.insert(instance, for: context, in: &$0) }
+      // A multiton's feature has a context (`Lifetime.cacheablePerContext`), so its key has one.
+      multiton.lock.withLock { multiton.insert(instance, for: context, key: key.context!, in: &$0) }
     } else {
       branch.units.publish(Box(instance), entry: entry)
     }
+    var teardown: Int?
     if entry.hasTeardown {
-      let teardown = PendingTeardown(of: instance, context: key.context == nil ? nil : context, binding: binding)
-      teardown.record(in: branch, state: &state)
+      teardown = PendingTeardown(of: instance, context: key.context == nil ? nil : context, binding: binding)
+        .record(in: branch, state: &state)
     }
-    state.held.record(key, dependencies: dependencies)
+    state.held.record(key, dependencies: dependencies, teardown: teardown)
   }
 
   /// Whether the branch holds the key's instances under its lock: they expire, or were renewed

@@ -19,6 +19,8 @@ struct CachedInstance: Hashable, Sendable {
 struct LoadRecord: Sendable {
   let key: LoadKey
   let dependencies: [Dependency]
+  /// The number its teardown is owed under in its branch (``OwedTeardowns``), if it has one.
+  let teardown: Int?
 }
 
 /// An instance a request found expired and renewed itself, and the epoch of the renewal's first

@@ -79,8 +79,8 @@ struct UnitLoad<F: Feature> {
     unit.store(loaded.instance, at: entry.instanceOffset)
     // Recorded before the load ends, so that a close waiting for it finds the teardown, and a
     // renewal what the instance was built from.
-    if entry.hasTeardown { recordTeardown(of: loaded.instance) }
-    if !loaded.received.isEmpty { record(loaded.received) }
+    let teardown = entry.hasTeardown ? recordTeardown(of: loaded.instance) : nil
+    if !loaded.received.isEmpty { record(loaded.received, teardown: teardown) }
     // Waiters read the unit again.
     unit.state.finishLoad(of: F.self, loaded: true, in: branch, outcome: .success(branch))
   }
@@ -171,15 +171,18 @@ struct UnitLoad<F: Feature> {
   }
 
   /// Records the teardown of `instance`, just cached, to run when the branch closes.
+  ///
+  /// - Returns: The number it is owed under.
   @usableFromInline
-  func recordTeardown(of instance: F) {
+  func recordTeardown(of instance: F) -> Int {
     PendingTeardown(of: instance, context: nil, binding: entry.binding.object).record(in: branch)
   }
 
-  /// Records that the instance just cached was built from `received`, for renewals.
+  /// Records that the instance just cached was built from `received`, for renewals, with the number
+  /// its teardown is owed under, if it has one.
   @usableFromInline
-  func record(_ received: [Dependency]) {
+  func record(_ received: [Dependency], teardown: Int?) {
     let key = LoadKey(feature: ObjectIdentifier(F.self), context: nil)
-    branch.state.withLock { $0.held.record(key, dependencies: received) }
+    branch.state.withLock { $0.held.record(key, dependencies: received, teardown: teardown) }
   }
 }

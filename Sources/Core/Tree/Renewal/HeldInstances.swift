@@ -32,7 +32,8 @@ struct HeldInstances {
     return .found(held.box)
   }
 
-  mutating func record(_ key: LoadKey, dependencies: [Dependency]) {
-    if !dependencies.isEmpty { records.append(LoadRecord(key: key, dependencies: dependencies)) }
+  /// - Parameter teardown: The number the instance's teardown is owed under, if it has one.
+  mutating func record(_ key: LoadKey, dependencies: [Dependency], teardown: Int?) {
+    if !dependencies.isEmpty { records.append(LoadRecord(key: key, dependencies: dependencies, teardown: teardown)) }
   }
 }

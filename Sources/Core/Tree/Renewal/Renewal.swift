@@ -1,52 +1,61 @@
 /// One renewal: what it forgot, each after what it was built from (`Docs/Architecture.md`).
 struct Renewal {
   private(set) var forgotten: [ForgottenInstance]
-  /// The epoch each forgotten instance's pass ended at; `.max` while it runs.
-  private var epochs: [CachedInstance: UInt64]
+  /// The pass that forgot each forgotten instance, an index in `passEnds`.
+  private var passes: [CachedInstance: Int]
+  /// The epoch each pass ended at; `.max` for the one running.
+  private var passEnds: [UInt64] = [.max]
   /// Closing branches with instances built from forgotten ones: their close tears those down first.
   private var closingWithDependents: [ObjectIdentifier: Branch] = [:]
 
   init(_ target: ForgottenInstance) {
     forgotten = [target]
-    epochs = [target.instance: .max]
+    passes = [target.instance: 0]
     endPass()
   }
 
-  var targetEpoch: UInt64 { epochs[forgotten[0].instance] ?? 0 }
+  var targetEpoch: UInt64 { passEnds[0] }
 
   /// Whether a load that received `dependency` may have received an instance this renewal forgot.
   private func isStale(_ dependency: Dependency) -> Bool {
-    guard let forgottenAt = epochs[dependency.instance] else { return false }
-    return dependency.epoch < forgottenAt
+    guard let pass = passes[dependency.instance] else { return false }
+    return dependency.epoch < passEnds[pass]
   }
 
   /// One pass: forgets, in `branches` (parents first, a closing one's left to its close), every
   /// instance whose load received one forgotten. Returns whether another pass is needed.
   mutating func forgetDependents(in branches: [Branch]) -> Bool {
     let count = forgotten.count
+    let pass = passEnds.count - 1
     var isCaching = false
     for branch in branches {
+      guard let state = branch.existingState else { continue }
+      branch.makePathIfTethered()
       // In the order they were cached: an instance comes after those it was built from.
-      let records = branch.existingState?.withLock { $0.held.records } ?? []
-      let stale = records.filter { $0.dependencies.contains(where: isStale) }
-      guard !stale.isEmpty else { continue }
-      if branch.isClosed {
+      let found = state.withLock { state -> (forgotten: [ForgottenInstance], isCaching: Bool)? in
+        let stale = state.held.records.indices.filter { index in
+          state.held.records[index].dependencies.contains(where: isStale)
+        }
+        guard !stale.isEmpty else { return ([], false) }
+        guard !branch.isClosed else { return nil }
+        return ForgottenInstance.forgetting(recordsAt: stale, in: branch, state: &state)
+      }
+      guard let found else {
         closingWithDependents[ObjectIdentifier(branch)] = branch
         continue
       }
-      let found = ForgottenInstance.forgetting(stale.map(\.key), in: branch)
-      forgotten += found
-      for instance in found { epochs[instance.instance] = .max }
-      // A load records what it received just before it publishes the instance.
-      if found.count < stale.count { isCaching = true }
+      forgotten += found.forgotten
+      passes.reserveCapacity(passes.count + found.forgotten.count)
+      for instance in found.forgotten { passes[instance.instance] = pass }
+      isCaching = isCaching || found.isCaching
     }
     if forgotten.count > count { endPass() }
     return forgotten.count > count || isCaching
   }
 
   private mutating func endPass() {
-    let epoch = TreeRenewals.endPass()
-    for (instance, forgottenAt) in epochs where forgottenAt == .max { epochs[instance] = epoch }
+    passEnds[passEnds.count - 1] = TreeRenewals.endPass()
+    passEnds.append(.max)
   }
 }
 
@@ -72,7 +81,7 @@ extension Renewal {
       if branch.isClosed { throw FeaturesClosed(.refreshing(feature), through: branch, requestedAt: location) }
       // What a load begun before the refresh caches is renewed too; a load never waits for one.
       await owner.loadInFlight(of: key)?.ended()
-      guard let target = ForgottenInstance.forgetting([key], in: owner).first else { return [] }
+      guard let target = ForgottenInstance.forgetting(key, in: owner) else { return [] }
       let renewal = await Renewal(target).end(through: Subtree(from: owner), cause: .refresh(location))
       if !renewal.failures.isEmpty { throw TeardownFailed(renewal.failures, renewing: owner.path, at: location) }
       return renewal.renewed
@@ -81,7 +90,7 @@ extension Renewal {
 
   /// Renews an expired instance a request now loads anew; its dependents go in a task of their own.
   static func renewExpired(_ key: LoadKey, in branch: Branch) {
-    guard let target = ForgottenInstance.forgetting([key], in: branch, isLetGo: true).first else { return }
+    guard let target = ForgottenInstance.forgetting(key, in: branch, isLetGo: true) else { return }
     let renewal = Renewal(target)
     // A cacheable the request loads for is built on the new instance, not on the expired one.
     let renewed = RenewedByRequest(instance: target.instance, epoch: renewal.targetEpoch)
@@ -115,7 +124,13 @@ extension Renewal {
     let failures = await LifecycleWork.detachedFromLoads {
       await Self.tearDown(forgotten, in: subtree, after: closing)
     }.value
-    let renewed = forgotten.reversed().map(RenewedInstance.init)
+    // A branch's path read once for each run of its instances: a pass forgets them together.
+    var last: (branch: Branch, path: ScopePath)?
+    let renewed = forgotten.reversed().map { instance in
+      let path = last.flatMap { $0.branch === instance.branch ? $0.path : nil } ?? instance.branch.path
+      last = (instance.branch, path)
+      return RenewedInstance(instance, path: path)
+    }
     subtree.branches[0].definition.observer?.renewed(
       RenewalEvent(cause: cause, renewed: renewed, start: start, duration: .now - start, failures: failures.count))
     return (renewed, failures)
@@ -136,7 +151,7 @@ extension Renewal {
       let id = ObjectIdentifier(branch)
       guard numbers[id] != nil || closing[id] != nil else { continue }
       let taken = branch.state.withLock { state in
-        state.lifecycle.isClosed ? nil : state.teardowns.take(Set(numbers[id] ?? []))
+        state.lifecycle.isClosed ? nil : state.teardowns.take(numbers[id] ?? [])
       }
       guard let taken else {
         _ = await CloseRemainder.outcomeOfFirstClose(of: branch)
@@ -163,56 +178,125 @@ struct ForgottenInstance: Sendable {
 }
 
 extension ForgottenInstance {
-  /// Lets go of those of `keys` that `branch` caches, in the order of `keys`, in one critical section
-  /// (a multiton's table is rebuilt once). Their teardowns stay owed, for the renewal or a close.
-  /// `isLetGo`: a lookup let go of the held instance already (it expired).
-  static func forgetting(_ keys: [LoadKey], in branch: Branch, isLetGo: Bool = false) -> [ForgottenInstance] {
-    let entries = keys.map { key in
-      (branch.table.entry(for: key.tableKey)?.pointer.pointee).flatMap { entry in
-        entry.depth == 0 && entry.keeping.isCached ? entry : nil
-      }
-    }
-    guard entries.contains(where: { $0 != nil }) else { return [] }
+  /// Lets go of the instance `branch` caches under `key`, if it does; its teardown stays owed, for
+  /// the renewal or a close. `isLetGo`: a lookup let go of the held instance already (it expired).
+  static func forgetting(_ key: LoadKey, in branch: Branch, isLetGo: Bool = false) -> ForgottenInstance? {
+    guard Place(of: key, in: branch) != nil else { return nil }
     branch.makePathIfTethered()
-    let units = entries.map { entry in entry?.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) } }
-    let numbers = branch.state.withLock { state -> [Int?]? in
-      // Held already (it expires, was renewed before, or a lookup let it go as it expired)?
-      let hasHeld = !state.held.instances.isEmpty
-      var found = keys.map { key in isLetGo || (hasHeld && state.held.instances.removeValue(forKey: key) != nil) }
-      var contextsByMultiton: [ObjectIdentifier: (multiton: any RenewableMultiton, contexts: Set<ContextKey>)] = [:]
-      for (index, key) in keys.enumerated() where !found[index] {
-        switch entries[index]?.keeping {
-        case .inPlace?:
+    return branch.state.withLock { state in
+      guard let entry = letGo([key], in: branch, state: &state, isLetGo: isLetGo)[0] else { return nil }
+      state.held.records.removeAll { $0.key == key }
+      return ForgottenInstance(key, entry: entry, in: branch, teardownNumber: state.teardowns.forgetNewest(key))
+    }
+  }
+
+  /// Lets go of the instances of `branch`'s records at `indices` (ascending), those it caches,
+  /// and drops their records, under its lock with `state`: call ``Branch/makePathIfTethered()``
+  /// first. Their teardowns stay owed, for the renewal or a close.
+  ///
+  /// - Returns: The instances let go of, and whether a record's instance is not cached yet (its load
+  ///   records what it received just before it publishes the instance).
+  static func forgetting(
+    recordsAt indices: [Int], in branch: Branch, state: inout Branch.State
+  ) -> (forgotten: [ForgottenInstance], isCaching: Bool) {
+    let records = indices.map { state.held.records[$0] }
+    let entries = letGo(records.map(\.key), in: branch, state: &state, isLetGo: false)
+    var forgotten: [ForgottenInstance] = []
+    var dropped: [Int] = []
+    for (position, record) in records.enumerated() {
+      guard let entry = entries[position] else { continue }
+      let number = record.teardown.flatMap { state.teardowns.forget($0) ? $0 : nil }
+      forgotten.append(ForgottenInstance(record.key, entry: entry, in: branch, teardownNumber: number))
+      dropped.append(indices[position])
+    }
+    // One pass, keeping the others in load order.
+    var kept: [LoadRecord] = []
+    kept.reserveCapacity(state.held.records.count - dropped.count)
+    var next = 0
+    for (index, record) in state.held.records.enumerated() {
+      if next < dropped.count && dropped[next] == index { next += 1 } else { kept.append(record) }
+    }
+    state.held.records = kept
+    return (forgotten, forgotten.count < records.count)
+  }
+
+  /// Where `branch` keeps the instances of a feature it caches itself: its entry, and its unit if
+  /// it was given one.
+  private struct Place {
+    let entry: FeatureTable.Entry
+    let unit: BranchStorage.Unit?
+
+    init?(of key: LoadKey, in branch: Branch) {
+      guard let entry = branch.table.entry(for: key.tableKey)?.pointer.pointee,
+        entry.depth == 0 && entry.keeping.isCached
+      else { return nil }
+      self.entry = entry
+      unit = entry.unitWord.flatMap { branch.units.unit(word: $0, giveOut: false) }
+    }
+  }
+
+  private init(_ key: LoadKey, entry: FeatureTable.Entry, in branch: Branch, teardownNumber: Int?) {
+    self.init(
+      instance: CachedInstance(branch: ObjectIdentifier(branch), key: key), branch: branch,
+      registration: entry.binding.object.registration, context: key.context, teardownNumber: teardownNumber)
+  }
+
+  /// Lets go of the instances `branch` caches under `keys`, those it caches, under its lock with
+  /// `state`: its held instances, its units (relocated) and its multitons' entries (retired), a
+  /// feature at a time, each multiton in one call for all its contexts.
+  ///
+  /// - Returns: For each key, its feature's entry if its instance was let go of.
+  private static func letGo(
+    _ keys: [LoadKey], in branch: Branch, state: inout Branch.State, isLetGo: Bool
+  ) -> [FeatureTable.Entry?] {
+    var found = [FeatureTable.Entry?](repeating: nil, count: keys.count)
+    // The positions of each feature's keys, in order.
+    var features: [(place: Place?, positions: [Int])] = []
+    var featureIndices: [ObjectIdentifier: Int] = [:]
+    for (position, key) in keys.enumerated() {
+      let index: Int
+      if let known = featureIndices[key.feature] {
+        index = known
+      } else {
+        index = features.count
+        featureIndices[key.feature] = index
+        features.append((Place(of: key, in: branch), []))
+      }
+      features[index].positions.append(position)
+    }
+    let hasHeld = !state.held.instances.isEmpty
+    for (place, positions) in features {
+      guard let place else { continue }
+      var contexts: [ContextKey] = []
+      var contextPositions: [Int] = []
+      for position in positions {
+        let key = keys[position]
+        // Held already (it expires, was renewed before, or a lookup let it go as it expired)?
+        if isLetGo || (hasHeld && state.held.instances.removeValue(forKey: key) != nil) {
+          found[position] = place.entry
+          continue
+        }
+        switch place.entry.keeping {
+        case .inPlace:
           // Its bytes stay for readers still copying them; its later instances are held here.
-          found[index] = units[index]?.state.relocate() == true
-        case .perContext?:
-          // It leaves the multiton's lock-free table; its later instances are held here.
-          if let multiton = units[index]?.state.anyMultiton as? any RenewableMultiton, let context = key.context {
-            contextsByMultiton[ObjectIdentifier(multiton), default: (multiton, [])].contexts.insert(context)
+          if place.unit?.state.relocate() == true { found[position] = place.entry }
+        case .perContext:
+          if let context = key.context {
+            contexts.append(context)
+            contextPositions.append(position)
           }
-        case .held?, .nowhere?, nil:
+        case .held, .nowhere:
           break
         }
       }
-      var retired: Set<ContextKey> = []
-      for (multiton, contexts) in contextsByMultiton.values { retired.formUnion(multiton.retire(contexts)) }
-      for (index, key) in keys.enumerated() where !found[index] {
-        if let context = key.context, retired.contains(context) {
-          state.held.relocated.insert(key)
-          found[index] = true
-        }
+      // Its contexts leave the multiton's lock-free table; their later instances are held here.
+      guard !contexts.isEmpty, let multiton = place.unit?.state.anyMultiton as? any RenewableMultiton else { continue }
+      for (index, wasThere) in multiton.retire(contexts).enumerated() where wasThere {
+        let position = contextPositions[index]
+        state.held.relocated.insert(keys[position])
+        found[position] = place.entry
       }
-      let forgotten = Set(keys.indices.lazy.filter { found[$0] }.map { keys[$0] })
-      state.held.records.removeAll { forgotten.contains($0.key) }
-      let numbers = state.teardowns.forget(forgotten)
-      return keys.indices.map { index in found[index] ? numbers[keys[index]] ?? -1 : nil }
     }
-    return keys.indices.compactMap { index in
-      guard let number = numbers?[index], let entry = entries[index] else { return nil }
-      return ForgottenInstance(
-        instance: CachedInstance(branch: ObjectIdentifier(branch), key: keys[index]), branch: branch,
-        registration: entry.binding.object.registration, context: keys[index].context,
-        teardownNumber: number < 0 ? nil : number)
-    }
+    return found
   }
 }

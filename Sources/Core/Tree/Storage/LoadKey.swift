@@ -36,7 +36,7 @@ struct ContextKey: Hashable, @unchecked Sendable {
   // Sendable: it only wraps a feature's `Context`, which is `Sendable`.
   private final class Storage {
     let value: AnyHashable
-    /// The value's hash, computed once: a key is hashed in several tables (a renewal's sets, the
+    /// The value's hash, computed once: a key is hashed in several tables (a renewal's, the
     /// held instances), and a boxed value's hash is dear.
     let hash: Int
 

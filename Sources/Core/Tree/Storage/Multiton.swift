@@ -20,11 +20,14 @@ final class Multiton<F: Feature>: @unchecked Sendable {
     @usableFromInline let hash: Int
     @usableFromInline let context: F.Context
     @usableFromInline let instance: F
+    /// The context as its branch keys the instance: what a renewal retires it by.
+    let key: ContextKey
 
-    init(hash: Int, context: F.Context, instance: F) {
+    init(hash: Int, context: F.Context, instance: F, key: ContextKey) {
       self.hash = hash
       self.context = context
       self.instance = instance
+      self.key = key
     }
   }
 
@@ -85,9 +88,10 @@ final class Multiton<F: Feature>: @unchecked Sendable {
     }
   }
 
-  /// Publishes `instance` for `context`, which has none: call with `lock` held.
-  func insert(_ instance: F, for context: F.Context, in state: inout State) {
-    let entry = KeyedInstance(hash: hashing.hash(context), context: context, instance: instance)
+  /// Publishes `instance` for `context`, which has none, keyed in its branch by `key`: call with
+  /// `lock` held.
+  func insert(_ instance: F, for context: F.Context, key: ContextKey, in state: inout State) {
+    let entry = KeyedInstance(hash: hashing.hash(context), context: context, instance: instance, key: key)
     state.entries.append(entry)
     let current = state.tables[state.tables.count - 1]
     guard state.entries.count * 2 > current.mask + 1 else { return Self.place(entry, in: current) }
@@ -100,28 +104,28 @@ final class Multiton<F: Feature>: @unchecked Sendable {
   }
 
   /// Takes the entries of `contexts` out of the table, those that are there: call under the
-  /// branch's lock, in which a renewal forgets their instances. One new table for them all, so a
-  /// renewal costs time in proportion to the entries, not their square.
+  /// branch's lock, in which a renewal forgets their instances. One pass over the entries and one
+  /// new table for them all, so a renewal costs time in proportion to the entries, not their square.
   ///
-  /// - Returns: The contexts that were there.
-  func retire(_ contexts: Set<ContextKey>) -> Set<ContextKey> {
-    // Typed once, by hash: each entry is then compared without boxing its context.
-    var wanted: [Int: [(context: F.Context, key: ContextKey)]] = [:]
-    for key in contexts {
-      guard let context = key.value.base as? F.Context else { continue }
-      wanted[hashing.hash(context), default: []].append((context, key))
-    }
-    return lock.withLock { state in
-      var retired: Set<ContextKey> = []
-      state.entries.removeAll { entry in
-        guard let match = wanted[entry.hash]?.first(where: { hashing.equal($0.context, entry.context) }) else {
-          return false
+  /// - Returns: For each of `contexts`, whether its entry was there.
+  func retire(_ contexts: [ContextKey]) -> [Bool] {
+    // Matched by the keys the entries were inserted with: no context is cast to its type.
+    var positions: [ContextKey: Int] = Dictionary(minimumCapacity: contexts.count)
+    for (position, context) in contexts.enumerated() { positions[context] = position }
+    var found = [Bool](repeating: false, count: contexts.count)
+    lock.withLock { state in
+      var kept: [KeyedInstance] = []
+      kept.reserveCapacity(state.entries.count)
+      for entry in state.entries {
+        if let position = positions[entry.key] {
+          found[position] = true
+          state.retired.append(entry)
+        } else {
+          kept.append(entry)
         }
-        retired.insert(match.key)
-        state.retired.append(entry)
-        return true
       }
-      guard !retired.isEmpty else { return [] }
+      guard kept.count < state.entries.count else { return }
+      state.entries = kept
       state.hasRetired = true
       // A table without them, published once it holds every other entry.
       let current = state.tables[state.tables.count - 1]
@@ -129,8 +133,8 @@ final class Multiton<F: Feature>: @unchecked Sendable {
       for existing in state.entries { Self.place(existing, in: rebuilt) }
       state.tables.append(rebuilt)
       table.store(rebuilt)
-      return retired
     }
+    return found
   }
 
   private static func place(_ entry: KeyedInstance, in table: Table) {
@@ -171,8 +175,8 @@ protocol RenewableMultiton: AnyObject {
   /// Takes the entries of `contexts` out of the lock-free table, those that are there: call under
   /// the branch's lock.
   ///
-  /// - Returns: The contexts that were there.
-  func retire(_ contexts: Set<ContextKey>) -> Set<ContextKey>
+  /// - Returns: For each of `contexts`, whether its entry was there.
+  func retire(_ contexts: [ContextKey]) -> [Bool]
 }
 
 extension Multiton: RenewableMultiton {}
