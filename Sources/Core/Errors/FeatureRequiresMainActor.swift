@@ -1,7 +1,7 @@
 /// A synchronous request, made off the main actor, for a feature whose loader runs on the main
 /// actor, before it was loaded.
 ///
-/// A main-actor loader (``FeatureLoader/cacheable(on:implementation:file:line:timeToLive:_:teardown:)-5x1ju``
+/// A main-actor loader (``FeatureLoader/cacheable(on:implementation:file:line:timeToLive:_:teardown:)-61gpq``
 /// and its siblings) runs only on the main actor: a synchronous request made there runs it in
 /// place, and an awaited request made anywhere hops there. A synchronous request made elsewhere
 /// cannot hop, and never runs the loader where it is: it gets this error. A cacheable loaded once
