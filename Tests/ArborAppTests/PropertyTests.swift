@@ -27,6 +27,9 @@ import Testing
     let following = Task { await inbox.followPreviews() }
     app.root[ShowsPreviews.self] = false  // the root's value reaches every branch that sets none
     #expect(await eventuallyOnTheMainActor { !inbox.showsPreviews })
+    // The model follows now: a later change reaches it too.
+    app.root[ShowsPreviews.self] = true
+    #expect(await eventuallyOnTheMainActor { inbox.showsPreviews })
     try await app.signOut()
     await following.value  // the stream finished with the screen's branch
     try await app.root.close()
