@@ -1,4 +1,5 @@
-// The README's quick start, compiled in a module whose code is main-actor by default.
+// The README's quick start, compiled in a module whose code is main-actor by default: QuickStartTests
+// runs it, and checks that it is the README's, line for line.
 import Arbor
 
 struct Session: Sendable {

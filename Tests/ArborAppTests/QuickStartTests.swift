@@ -1,4 +1,5 @@
 import ArborTestSupport
+import Foundation
 import Testing
 
 /// The README's quick start, compiled in this main-actor module (QuickStart.swift), runs and prints
@@ -10,6 +11,17 @@ import Testing
     #expect(child.standardOutput == "Hello ann\n")
     #expect(child.status == 0, "the child failed:\n\(child.standardError)")
     #expect(!child.crashed)
+  }
+
+  @Test func theCompiledQuickStartIsTheReadmes() throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    let readme = try String(
+      contentsOf: folder.appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
+    let compiled = try String(contentsOf: folder.appendingPathComponent("QuickStart.swift"), encoding: .utf8)
+    let quickStart = try #require(
+      readme.components(separatedBy: "## Quick start\n\n```swift\n").dropFirst().first?
+        .components(separatedBy: "```").first)
+    #expect(compiled.hasSuffix("\n" + quickStart))
   }
 }
 
