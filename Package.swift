@@ -31,10 +31,16 @@ let package = Package(
       path: "Tests/ArborTestingTests"),
     // The getting-started tutorial's app and its tests (Sources/Core/Arbor.docc/Tutorials).
     .testTarget(name: "ArborTutorialTests", dependencies: ["ArborTesting"], path: "Tests/ArborTutorialTests"),
+    // Built as a new app target is: main-actor code by default, and nonisolated async functions
+    // running on their caller's actor. Arbor's public API must compile and run here.
+    .testTarget(
+      name: "ArborAppTests", dependencies: ["Arbor", "ArborTesting", "ArborTestSupport"], path: "Tests/ArborAppTests",
+      swiftSettings: [.defaultIsolation(MainActor.self), .enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
   ],
   swiftLanguageModes: [.v6]
 )
 
+// Added to each target's own settings, never replacing them.
 for target in package.targets {
   var settings = target.swiftSettings ?? []
   settings.append(.enableUpcomingFeature("ExistentialAny"))

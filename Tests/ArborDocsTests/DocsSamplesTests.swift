@@ -8,9 +8,11 @@ import Testing
 @Suite struct DocsSamplesTests {
   static let root = ReadmeTests.root
   /// The integrations' tests compile the README's server, configuration and macro samples: the root
-  /// package cannot depend on Hummingbird, swift-configuration or swift-syntax.
+  /// package cannot depend on Hummingbird, swift-configuration or swift-syntax. ArborAppTests compiles
+  /// the app article's samples where code is main-actor by default.
   static let folders = [
     "Tests/ArborDocsTests", "Tests/ArborTestingTests/Docs", "Tests/ArborDiagnosticsTests/Support",
+    "Tests/ArborAppTests",
     "Sources/DemoFeatures", "Integrations/ArborHummingbird/Tests/ArborHummingbirdTests",
     "Integrations/ArborConfiguration/Tests/ArborConfigurationTests",
     "Integrations/ArborMacros/Tests/ArborMacrosTests",

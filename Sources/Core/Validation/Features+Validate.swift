@@ -16,6 +16,9 @@ extension Features {
   /// while validating can ask ``isValidating``. A placeholder member a loader calls behaves as the
   /// placeholder says; an unimplemented one makes a note on that loader, not a problem.
   ///
+  /// `contexts` runs on the caller's actor, before validation starts; the loaders run off it, except
+  /// those registered to run on the main actor, which run there.
+  ///
   /// ```swift
   /// let validation = await root.validate { contexts in
   ///   contexts.use(Session(user: "check"), for: SessionScope.self)
@@ -30,12 +33,20 @@ extension Features {
   ///   - file: Where validation is asked for; captured for you.
   ///   - line: Where validation is asked for; captured for you.
   /// - Returns: Every problem, the notes, and the graph of the tree.
-  public func validate(
+  public nonisolated(nonsending) func validate(
     _ contexts: (inout ValidationContexts) -> Void = { _ in }, file: StaticString = #fileID, line: UInt = #line
   ) async -> FeaturesValidation {
-    let location = SourceLocation(fileID: file, line: line)
+    // `contexts` runs on the caller's actor: in a module whose code is main-actor by default, the
+    // closure is main-actor code, and a concurrent function could not call it. The walk runs
+    // concurrently, off the caller's actor.
     var given = ValidationContexts()
     contexts(&given)
+    return await validate(given, at: SourceLocation(fileID: file, line: line))
+  }
+
+  /// Validates the tree with the contexts given, off the caller's actor.
+  @concurrent
+  private func validate(_ given: ValidationContexts, at location: SourceLocation) async -> FeaturesValidation {
     let root: Branch
     do {
       root = try withBranch(at: location) { $0.root }

@@ -3,7 +3,8 @@ import ArborDiagnostics
 
 /// Validates the whole tree of `features` (see ``/Arbor/Features/validate(_:file:line:)``) and
 /// records each problem as its own test failure of the running test, its text the problem's
-/// diagnostic (which names the site to fix): a test of an app's wiring is one line.
+/// diagnostic (which names the site to fix): a test of an app's wiring is one line. `contexts` runs on
+/// the caller's actor, so a main-actor test may build contexts from main-actor code.
 ///
 /// ```swift
 /// @Test func theAppTreeIsSound() async {
@@ -20,7 +21,7 @@ import ArborDiagnostics
 ///   - line: Where the check is made; captured for you.
 /// - Returns: The validation, for further checks of its notes or graph.
 @discardableResult
-public func expectValidTree(
+public nonisolated(nonsending) func expectValidTree(
   _ features: Features, _ contexts: (inout ValidationContexts) -> Void = { _ in }, file: StaticString = #fileID,
   line: UInt = #line
 ) async -> FeaturesValidation {
