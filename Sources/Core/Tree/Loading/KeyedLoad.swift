@@ -162,20 +162,21 @@ struct KeyedLoad<F: Feature>: @unchecked Sendable {
   /// that finishes the load, so that a close that finds no load in flight finds the teardown.
   func cache(_ instance: F, dependencies: [Dependency], in state: inout Branch.State) {
     let binding = entry.binding.object
+    var teardown: Int?
+    if entry.hasTeardown {
+      teardown = PendingTeardown(of: instance, context: key.context == nil ? nil : context, binding: binding)
+        .record(in: branch, state: &state)
+    }
     if isHeld(in: state) {
       let now = branch.definition.renewals.now()
       state.held.instances[key] = HeldInstances.Held(
-        box: Box(instance), loadedAt: now, expiresAt: binding.registration.timeToLive.map { now + $0 })
+        box: Box(instance), loadedAt: now, expiresAt: binding.registration.timeToLive.map { now + $0 },
+        teardown: teardown, hasRecord: !dependencies.isEmpty)
     } else if let multiton {
       // A multiton's feature has a context (`Lifetime.cacheablePerContext`), so its key has one.
       multiton.lock.withLock { multiton.insert(instance, for: context, key: key.context!, in: &$0) }
     } else {
       branch.units.publish(Box(instance), entry: entry)
-    }
-    var teardown: Int?
-    if entry.hasTeardown {
-      teardown = PendingTeardown(of: instance, context: key.context == nil ? nil : context, binding: binding)
-        .record(in: branch, state: &state)
     }
     state.held.record(key, dependencies: dependencies, teardown: teardown)
   }

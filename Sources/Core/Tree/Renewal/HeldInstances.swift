@@ -7,9 +7,16 @@ struct HeldInstances {
     let box: AnyObject
     let loadedAt: Duration
     let expiresAt: Duration?
+    /// The number its teardown is owed under, if it has one: what its renewal forgets.
+    let teardown: Int?
+    /// Whether its load received cached instances, so that ``records`` holds its record.
+    let hasRecord: Bool
   }
 
   var instances: [LoadKey: Held] = [:]
+  /// The instances a lookup found expired and let go of, until their renewal, started right
+  /// after, forgets them: what lets that renewal find their teardown and record without a search.
+  var expired: [LoadKey: Held] = [:]
   /// The multiton contexts renewed since their first instance, which left the lock-free table.
   var relocated: Set<LoadKey> = []
   /// The cached instances whose loads received others, in the order they were cached: appended by
@@ -27,6 +34,7 @@ struct HeldInstances {
     guard let held = instances[key] else { return .missing }
     if let expiresAt = held.expiresAt, now() >= expiresAt {
       instances[key] = nil
+      expired[key] = held
       return .expired
     }
     return .found(held.box)

@@ -184,9 +184,17 @@ extension ForgottenInstance {
     guard Place(of: key, in: branch) != nil else { return nil }
     branch.makePathIfTethered()
     return branch.state.withLock { state in
+      // An instance a lookup found expired says where its record and teardown are: the request
+      // that found it pays no search of the branch's records or teardowns.
+      let expired = isLetGo ? state.held.expired.removeValue(forKey: key) : nil
       guard let entry = letGo([key], in: branch, state: &state, isLetGo: isLetGo)[0] else { return nil }
-      state.held.records.removeAll { $0.key == key }
-      return ForgottenInstance(key, entry: entry, in: branch, teardownNumber: state.teardowns.forgetNewest(key))
+      guard let expired else {
+        state.held.records.removeAll { $0.key == key }
+        return ForgottenInstance(key, entry: entry, in: branch, teardownNumber: state.teardowns.forgetNewest(key))
+      }
+      if expired.hasRecord { state.held.records.removeAll { $0.key == key } }
+      let number = expired.teardown.flatMap { state.teardowns.forget($0) ? $0 : nil }
+      return ForgottenInstance(key, entry: entry, in: branch, teardownNumber: number)
     }
   }
 
