@@ -2,6 +2,7 @@ import Arbor
 import ArborIntegrationFixtures
 import ArborServiceLifecycleTesting
 import ArborVapor
+import Synchronization
 import Testing
 import VaporTesting
 
@@ -28,6 +29,29 @@ import VaporTesting
       #expect(response.status == .ok)
       #expect(response.body.string.hasPrefix("/tag ann Root › RequestScope(RequestInfo(id: "))
     }
+  }
+
+  @Test func aRouteRunsInTheMiddlewaresTask() async throws {
+    // The task each request's branch context was made in, then the one its handler ran in.
+    let tasks = Mutex<[Int?]>([])
+    let record = { @Sendable in tasks.withLock { $0.append(withUnsafeCurrentTask { $0?.hashValue }) } }
+    try await withApp { app in
+      app.logger = RecordingLogHandler.Entries().logger()
+      app.middleware.use(
+        FeaturesMiddleware(root: testTree(), scope: RequestScope.self) { req in
+          record()
+          return RequestInfo(req)
+        })
+      app.get("task") { req async throws -> String in
+        record()
+        return "\(try await req.features.instance(of: RequestTag.self).number)"
+      }
+      let response = try await app.testing().sendRequest(.GET, "/task")
+      #expect(response.status == .ok)
+    }
+    let recorded = tasks.withLock { $0 }
+    #expect(recorded.count == 2)
+    #expect(recorded.first! != nil && recorded.first == recorded.last)
   }
 
   @Test func theBranchClosesBeforeTheResponseAlsoWhenTheHandlerThrows() async throws {
