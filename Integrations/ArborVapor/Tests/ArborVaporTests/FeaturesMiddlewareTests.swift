@@ -32,24 +32,25 @@ import VaporTesting
   }
 
   @Test func aRouteRunsInTheMiddlewaresTask() async throws {
-    // The task each request's branch context was made in, then the one its handler ran in.
-    let tasks = Mutex<[Int?]>([])
-    let record = { @Sendable in tasks.withLock { $0.append(withUnsafeCurrentTask { $0?.hashValue }) } }
+    // The task the request's branch context was made in, then the one its handler ran in.
+    let tasks = RecordedTasks()
+    let record = { @Sendable in tasks.record() }
     try await withApp { app in
       app.logger = RecordingLogHandler.Entries().logger()
-      app.middleware.use(
+      // The group's last middleware: its next responder is the route's handler.
+      let api = app.grouped(
         FeaturesMiddleware(root: testTree(), scope: RequestScope.self) { req in
           record()
           return RequestInfo(req)
         })
-      app.get("task") { req async throws -> String in
+      api.get("task") { req async throws -> String in
         record()
         return "\(try await req.features.instance(of: RequestTag.self).number)"
       }
       let response = try await app.testing().sendRequest(.GET, "/task")
       #expect(response.status == .ok)
     }
-    let recorded = tasks.withLock { $0 }
+    let recorded = tasks.all
     #expect(recorded.count == 2)
     #expect(recorded.first! != nil && recorded.first == recorded.last)
   }
@@ -126,4 +127,16 @@ import VaporTesting
           """)
     }
   }
+}
+
+/// The tasks code ran in, in order: each as its `UnsafeCurrentTask`'s hash, `nil` outside a task.
+private final class RecordedTasks: Sendable {
+  private let tasks = Mutex<[Int?]>([])
+
+  func record() {
+    let current = withUnsafeCurrentTask { $0?.hashValue }
+    tasks.withLock { $0.append(current) }
+  }
+
+  var all: [Int?] { tasks.withLock { $0 } }
 }
