@@ -4,6 +4,7 @@
 //
 //   swift run todo-server         # Hummingbird, serves on 127.0.0.1:8080
 //   swift run todo-server-vapor   # Vapor, the same routes
+//   Scripts/load-test.sh          # each server against the same server wired by hand
 //   swift test                    # the same route tests against each server
 //
 // A nested package, so the root package keeps no dependencies.
@@ -16,6 +17,7 @@ let package = Package(
     .executable(name: "todo-server", targets: ["TodoServer"]),
     .executable(name: "todo-server-vapor", targets: ["TodoServerVapor"]),
     .executable(name: "todo-server-hand-wired", targets: ["TodoServerHandWired"]),
+    .executable(name: "todo-server-vapor-hand-wired", targets: ["TodoServerVaporHandWired"]),
   ],
   dependencies: [
     .package(name: "Arbor", path: "../.."),
@@ -72,6 +74,14 @@ let package = Package(
     .executableTarget(
       name: "TodoServerHandWired",
       dependencies: ["TodoApp", .product(name: "Configuration", package: "swift-configuration")]),
+    // The Vapor server wired by hand, without Arbor: the Vapor load test's baseline.
+    .executableTarget(
+      name: "TodoServerVaporHandWired",
+      dependencies: [
+        "TodoFeatures", "TodoVapor",
+        .product(name: "Configuration", package: "swift-configuration"),
+        .product(name: "Vapor", package: "vapor"),
+      ]),
     .testTarget(
       name: "TodoAppTests",
       dependencies: [

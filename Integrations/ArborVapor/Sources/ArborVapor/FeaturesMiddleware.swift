@@ -208,6 +208,28 @@ public struct FeaturesMiddleware<Scope: FeaturesScope>: AsyncMiddleware {
     ) { _ in () }
   }
 
+  /// Runs the request in one task, as the asynchronous `respond(to:chainingTo:)` does: the entry
+  /// Vapor calls for a middleware.
+  ///
+  /// When the next responder is asynchronous itself, as a route's handler is when this is the
+  /// group's last middleware, it runs in this task: Vapor's bridge would start a task of its own
+  /// for it and wake this one when it ends, a task and two switches of executors a request.
+  ///
+  /// - Parameters:
+  ///   - request: The request.
+  ///   - next: The rest of the chain.
+  /// - Returns: The response, once the branch is closed.
+  public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+    let promise = request.eventLoop.makePromise(of: Response.self)
+    promise.completeWithTask {
+      guard let next = next as? any AsyncResponder else {
+        return try await respond(to: request, chainingTo: AsyncBasicResponder { try await next.respond(to: $0).get() })
+      }
+      return try await respond(to: request, chainingTo: next)
+    }
+    return promise.futureResult
+  }
+
   /// Branches the request's scope, runs the rest of the chain with the branch in `req.features`
   /// (and as the task's current features, unless told not to), closes the branch, and maps Arbor
   /// errors.

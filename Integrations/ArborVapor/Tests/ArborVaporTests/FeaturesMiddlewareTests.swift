@@ -2,6 +2,7 @@ import Arbor
 import ArborIntegrationFixtures
 import ArborServiceLifecycleTesting
 import ArborVapor
+import Synchronization
 import Testing
 import VaporTesting
 
@@ -28,6 +29,30 @@ import VaporTesting
       #expect(response.status == .ok)
       #expect(response.body.string.hasPrefix("/tag ann Root › RequestScope(RequestInfo(id: "))
     }
+  }
+
+  @Test func aRouteRunsInTheMiddlewaresTask() async throws {
+    // The task the request's branch context was made in, then the one its handler ran in.
+    let tasks = RecordedTasks()
+    let record = { @Sendable in tasks.record() }
+    try await withApp { app in
+      app.logger = RecordingLogHandler.Entries().logger()
+      // The group's last middleware: its next responder is the route's handler.
+      let api = app.grouped(
+        FeaturesMiddleware(root: testTree(), scope: RequestScope.self) { req in
+          record()
+          return RequestInfo(req)
+        })
+      api.get("task") { req async throws -> String in
+        record()
+        return "\(try await req.features.instance(of: RequestTag.self).number)"
+      }
+      let response = try await app.testing().sendRequest(.GET, "/task")
+      #expect(response.status == .ok)
+    }
+    let recorded = tasks.all
+    #expect(recorded.count == 2)
+    #expect(recorded.first! != nil && recorded.first == recorded.last)
   }
 
   @Test func theBranchClosesBeforeTheResponseAlsoWhenTheHandlerThrows() async throws {
@@ -102,4 +127,16 @@ import VaporTesting
           """)
     }
   }
+}
+
+/// The tasks code ran in, in order: each as its `UnsafeCurrentTask`'s hash, `nil` outside a task.
+private final class RecordedTasks: Sendable {
+  private let tasks = Mutex<[Int?]>([])
+
+  func record() {
+    let current = withUnsafeCurrentTask { $0?.hashValue }
+    tasks.withLock { $0.append(current) }
+  }
+
+  var all: [Int?] { tasks.withLock { $0 } }
 }
