@@ -309,6 +309,19 @@ import Testing
     #expect(best.request < best.close, Comment(rawValue: figures))
   }
 
+  /// The request that finds the token expired costs the same with eight times the dependents: it
+  /// searches none of its branch's load records or owed teardowns, whose number grows with them
+  /// (best of three rounds, as above).
+  @Test func theExpiringRequestCostsTheSameWhateverTheNumberOfDependents() async throws {
+    var (few, many) = (Duration.seconds(1_000), Duration.seconds(1_000))
+    for _ in 0..<3 {
+      few = min(few, try await Self.expiry(of: 500).request)
+      many = min(many, try await Self.expiry(of: 4_000).request)
+    }
+    let figures = "expiring request with 500 dependents: \(few), with 4,000: \(many)"
+    #expect(many < few * 3, Comment(rawValue: figures))
+  }
+
   // MARK: - Also: a refresh through a released branch names the feature
 
   @Test func aRefreshThroughAReleasedBranchNamesTheFeatureItWasAskedToRenew() async throws {

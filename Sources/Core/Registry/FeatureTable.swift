@@ -35,7 +35,7 @@ package struct FeatureTable: Sendable {
     /// Whether the loader is `async`: only `try await features.instance()` can run it.
     @usableFromInline package let isAsync: Bool
     /// Whether the loader is synchronous and runs on the main actor: a synchronous request runs
-    /// it on the main thread only, an awaited one hops there (an async main-actor loader hops by
+    /// it on the main actor only, an awaited one hops there (an async main-actor loader hops by
     /// itself, and is only `isAsync`).
     @usableFromInline package let loadsOnMainActor: Bool
     /// Whether each instance is recorded for a teardown when it is cached.
