@@ -16,8 +16,8 @@ extension FeatureLoader {
     registration = Registration(
       feature: feature, lifetime: lifetime,
       payload: Loader<F> { context, features in
-        // Every request checks the thread before it claims the load; this guard only keeps a
-        // wrong call from trapping.
+        // Every request checks that it runs on the main actor before it claims the load; this
+        // guard only keeps a wrong call from trapping.
         guard MainQueue.isCurrent() else { throw OffMainActor() }
         return try MainActor.assumeIsolated { try load(context, features) }
       },
