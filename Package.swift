@@ -19,7 +19,7 @@ let package = Package(
     .target(name: "ArborDemoFeatures", dependencies: ["Arbor"], path: "Sources/DemoFeatures"),
     .executableTarget(name: "ArborDemo", dependencies: ["Arbor", "ArborDemoFeatures"], path: "Sources/Demo"),
     // What the test targets wait with (conditions, each bounded by a timeout) and run child processes with.
-    .target(name: "ArborTestSupport", path: "Tests/ArborTestSupport"),
+    .target(name: "ArborTestSupport", dependencies: ["ArborDiagnostics"], path: "Tests/ArborTestSupport"),
     .testTarget(
       name: "ArborTests", dependencies: ["Arbor", "ArborDemoFeatures", "ArborTestSupport"], path: "Tests/ArborTests"),
     .testTarget(

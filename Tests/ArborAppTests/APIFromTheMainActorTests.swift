@@ -1,4 +1,5 @@
 import Arbor
+import ArborTestSupport
 import ArborTesting
 import Testing
 

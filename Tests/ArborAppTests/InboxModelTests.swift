@@ -1,3 +1,4 @@
+import ArborTestSupport
 import ArborTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Arbor
+import ArborTestSupport
 import Testing
 
 /// A main-actor class built by its own initialiser in a `.cacheable(on: MainActor.self)` loader, and

@@ -1,4 +1,5 @@
 import Arbor
+import ArborTestSupport
 import Testing
 
 /// A main-actor loader's teardown runs on the main actor, whoever closes its branch.

@@ -71,8 +71,3 @@ extension Composer {
         """)
   }
 }
-
-/// Runs `body` as written: in an async function, a load inside it is the synchronous one.
-private func synchronously<R>(_ body: () throws -> R) rethrows -> R {
-  try body()
-}

@@ -2,7 +2,7 @@ import ArborTestSupport
 import ArborTesting
 import Testing
 
-/// A start on the shapes real apps have (issue 38): a pool whose load hangs past its start time limit,
+/// A start on the shapes real apps have: a pool whose load hangs past its start time limit,
 /// with a repository that waits for it, and a close that races the start. Driven by a test clock and
 /// gates: nothing here waits on the wall clock to decide.
 @Suite struct StartLimitRealShapesTests {
@@ -14,13 +14,6 @@ import Testing
   struct Repository: CacheableFeature {
     var pool: String
     static var placeholder: Repository { Repository(pool: "placeholder") }
-  }
-
-  /// Raised once, from any task.
-  final class Signal: Sendable {
-    private let raised = Lock.make(false)
-    func raise() { raised.withLock { $0 = true } }
-    var isRaised: Bool { raised.withLock { $0 } }
   }
 
   /// The outcome of `body`, run in a task of its own, or `nil` when it did not end within `seconds`:

@@ -1,5 +1,6 @@
 import Arbor
 import ArborDiagnostics
+import ArborTestSupport
 import Dispatch
 import Foundation
 import Synchronization

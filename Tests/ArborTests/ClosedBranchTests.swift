@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Testing
 
 /// After `close()` starts, every request, branch and context lookup through the branch or a

@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Testing
 
 /// The requests beside `instance()`: optional resolution, optional context reads and `which` answer

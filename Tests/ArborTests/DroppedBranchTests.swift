@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Testing
 
 /// A branch released without `close()` while it caches instances with a teardown reports

@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Testing
 
 /// `instanceIfDefined` is `nil` only when no registration is visible; `context(ifPresent:)` is `nil`

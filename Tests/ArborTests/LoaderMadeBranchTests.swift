@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Testing
 
 /// A branch made through the features a loader received keeps its parent alive no more than those

@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Testing
 
 /// Renewal is the same whether the refreshed feature and its dependents load synchronously or

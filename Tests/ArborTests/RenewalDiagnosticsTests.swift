@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Testing
 
 /// A refresh of what caches nothing says so and how to renew instead; a refresh of a feature the

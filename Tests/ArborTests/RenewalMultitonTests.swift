@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Testing
 
 /// A multiton is renewed one context at a time: `refresh(_:context:)` renews that context's instance

@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Testing
 
 /// The observer is told of each renewal once, when its teardowns ended: a refresh, with where it was

@@ -31,30 +31,6 @@ import Testing
     static var placeholder: Mailbox { Mailbox(id: -1, token: -1) }
   }
 
-  /// Opened once; what a loader or a teardown waits for. Each test opens it when it ends, too.
-  final class Gate: Sendable {
-    private let state = Lock<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>.make((false, []))
-
-    func wait() async {
-      await withCheckedContinuation { continuation in
-        let isOpen = state.withLock { state in
-          if !state.isOpen { state.waiting.append(continuation) }
-          return state.isOpen
-        }
-        if isOpen { continuation.resume() }
-      }
-    }
-
-    func open() {
-      let waiting = state.withLock { state in
-        state.isOpen = true
-        defer { state.waiting = [] }
-        return state.waiting
-      }
-      for continuation in waiting { continuation.resume() }
-    }
-  }
-
   // MARK: - 1. Sign-out: a refresh renews a load in flight
 
   @Test func aRefreshDuringTheTokensFirstLoadRenewsWhatThatLoadCachesAndItsDependents() async throws {

@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Testing
 
 /// A refresh asked for by lifecycle work (a teardown a refresh runs, a loader) is refused at once

@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Testing
 
 /// A refresh tears down the instances built on the refreshed one first, and it last; teardowns that

@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Testing
 
 /// An async request of a feature whose loader is synchronous runs that loader where it is made, as

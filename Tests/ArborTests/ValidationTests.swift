@@ -1,6 +1,7 @@
 import Arbor
 import ArborDemoFeatures
 import ArborDiagnostics
+import ArborTestSupport
 import Synchronization
 import Testing
 
@@ -35,6 +36,7 @@ import Testing
   }
 
   @Test func aRootCacheableReadingASessionContextIsReported() async throws {
+    let line = #line + 2
     let root = FeaturesRoot { registry in
       registry.use(.cacheable { features in Reader(user: try features.context(for: SessionScope.self).user) })
       registry.defineScope(SessionScope.self) { _ in }
@@ -43,7 +45,7 @@ import Testing
     let problem = try #require(validation.problems.first as? FeaturesScopeContextUnavailable)
     #expect(validation.problems.count == 1)
     #expect(problem.diagnostic.notes.map(\.label) == ["why"])
-    #expect(problem.diagnostic.location?.line == 39)
+    #expect(problem.diagnostic.location?.line == UInt(line))
   }
 
   @Test func aCycleIsFoundInTheRecordedRequestsWithItsWholePath() async throws {

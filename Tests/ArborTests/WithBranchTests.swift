@@ -1,5 +1,6 @@
 import Arbor
 import ArborDemoFeatures
+import ArborTestSupport
 import Testing
 
 /// `withBranch` branches, runs the body, and closes the branch when the body returns, throws, or

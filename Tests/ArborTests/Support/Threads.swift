@@ -64,12 +64,6 @@ final class Collected<Value: Sendable>: Sendable {
   var all: [Value] { values.withLock { $0 } }
 }
 
-/// Runs `body` as written: in an async function, a request inside it is the synchronous one
-/// (there, `try features.instance()` alone would pick the async overload).
-func synchronously<R>(_ body: () throws -> R) rethrows -> R {
-  try body()
-}
-
 /// Whether the thread sanitizer's runtime is in the process: it tracks at most 65,536 frames a
 /// thread, fewer than the deepest tests recurse.
 let runsUnderThreadSanitizer: Bool =
