@@ -243,6 +243,48 @@ private func mainActorRoot(_ threads: Threads) -> Features {
     #expect(threads.teardowns.all == [true, true])
   }
 
+  @MainActor @Test func anExpiredOrRefreshedInstanceIsLoadedAgainOnTheMainActorAndTornDownThere() async throws {
+    let threads = Threads()
+    let clock = ManualClock()
+    let root = FeaturesRoot(clock: clock) { registry in
+      registry.use(
+        .cacheable(on: MainActor.self, timeToLive: .seconds(60)) { _ in
+          threads.loads.append(MainQueue.isCurrent())
+          return InboxScreen(serial: InboxScreenModel(serial: threads.loadCount).serial, title: { "" })
+        } teardown: { _ in
+          threads.teardowns.append(MainQueue.isCurrent())
+        })
+    }
+    #expect(try synchronously { try root.instance(of: InboxScreen.self).serial } == 1)
+    clock.advance(by: .seconds(60))
+    // Expired: not cached any more, so a synchronous request off the main actor is refused, and
+    // an awaited one hops to load it there.
+    let refused = await Task.detached {
+      #expect(throws: FeatureRequiresMainActor.self) { try synchronously { try root.instance(of: InboxScreen.self) } }
+    }.value
+    #expect(refused != nil)
+    #expect(try await Task.detached { try await root.instance(of: InboxScreen.self).serial }.value == 2)
+    _ = try await Task.detached { try await root.refresh(InboxScreen.self) }.value
+    #expect(try await Task.detached { try await root.instance(of: InboxScreen.self).serial }.value == 3)
+    try await root.close()
+    #expect(threads.loads.all == [true, true, true])
+    #expect(threads.teardowns.all == [true, true, true])
+  }
+
+  @Test func aClosedBranchRefusesAnAwaitedRequestBeforeAnyHop() async throws {
+    let threads = Threads()
+    let root = FeaturesRoot { registry in
+      registry.defineScope(InboxSession.self) { registry in registry.use(InboxScreen.live(threads)) }
+    }
+    let ann = try root.branch(InboxSession.self, context: "ann")
+    try await ann.close()
+    await #expect(throws: FeaturesClosed.self) {
+      try await Task.detached { try await ann.instance(of: InboxScreen.self) }.value
+    }
+    #expect(threads.loads.all.isEmpty)
+    try await root.close()
+  }
+
   @Test func anAsyncMainActorLoaderRunsThereAndOnlyWhenAwaited() async throws {
     let threads = Threads()
     let root = FeaturesRoot { registry in
