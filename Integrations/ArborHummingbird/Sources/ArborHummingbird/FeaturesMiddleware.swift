@@ -35,32 +35,47 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   /// What a request gets: Hummingbird's response.
   public typealias Output = Response
 
-  /// Runs the request with the branch its request branch is made from, and whether that is the
-  /// sessions' parent because the request had no session key.
-  @usableFromInline let withParent:
-    @Sendable (Request, Context, (Features, _ keyless: Bool) async throws -> Response) async throws -> Response
-  /// The context of a request's branch.
-  @usableFromInline let makeContext: @Sendable (Request, Context) async throws -> Scope.Context
-  /// How Arbor errors become responses and log entries.
-  @usableFromInline let errors: DiagnosticErrorMapping
-  /// Whether the request's branch is the task's current features while the chain runs.
-  @usableFromInline let setsCurrentFeatures: Bool
-  /// Where the middleware was made: where its request branches are requested.
-  @usableFromInline let site: SourceLocation
+  /// What the middleware does for a request: branch, run the rest of the chain, close, map errors.
+  ///
+  /// A closure made where the middleware is made, so that it is compiled for the app's own context
+  /// and scope: Hummingbird calls ``handle(_:context:next:)`` through its protocol, where the
+  /// middleware's types are generic.
+  @usableFromInline let serve:
+    @Sendable (Request, Context, _ next: (Request, Context) async throws -> Response) async throws -> Response
 
-  @usableFromInline
+  /// A middleware that makes the request's branch below the branch `withParent` runs the request
+  /// with (and says whether that is the sessions' parent because the request had no session key),
+  /// with the context `makeContext` builds.
+  @inlinable
   init(
     errors: DiagnosticErrorMapping, setsCurrentFeatures: Bool, site: SourceLocation,
-    context: @escaping @Sendable (Request, Context) async throws -> Scope.Context,
+    context makeContext: @escaping @Sendable (Request, Context) async throws -> Scope.Context,
     withParent:
       @escaping @Sendable (Request, Context, (Features, _ keyless: Bool) async throws -> Response) async throws ->
       Response
   ) {
-    self.withParent = withParent
-    self.site = site
-    self.makeContext = context
-    self.errors = errors
-    self.setsCurrentFeatures = setsCurrentFeatures
+    serve = { request, requestContext, next in
+      do {
+        return try await withParent(request, requestContext) { parent, keyless in
+          do {
+            return try await parent.withBranch(
+              Scope.self, context: try await makeContext(request, requestContext), file: site.fileID, line: site.line
+            ) { branch in
+              var context = requestContext
+              context.requestFeatures = RequestFeatures(branch)
+              guard setsCurrentFeatures else { return try await next(request, context) }
+              return try await branch.withCurrent { try await next(request, context) }
+            }
+          } catch let undefined as FeaturesScopeUndefined
+            where keyless && undefined.scope == Scope.self && undefined.diagnostic.location == site
+          {
+            throw SessionKeyMissing(undefined, refusal: "throw HTTPError(.unauthorized)", at: site)
+          }
+        }
+      } catch let error as any DiagnosticError where !(error is any HTTPResponseError) {
+        throw errors.map(error, logger: requestContext.logger)
+      }
+    }
   }
 
   /// A middleware that branches `scope` for every request, with the context `context` builds.
@@ -144,6 +159,7 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   ///   - file: Where the middleware is made; captured for you, and named by diagnostics.
   ///   - line: Where the middleware is made; captured for you.
   ///   - context: The context of the request's branch.
+  @inlinable
   public init<Key: Hashable & Sendable, Keyed: FeaturesScope>(
     sessions: KeyedBranches<Key, Keyed>, scope: Scope.Type,
     key: @escaping @Sendable (Request, Context) async throws -> Key?,
@@ -152,9 +168,7 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
     context: @escaping @Sendable (Request, Context) async throws -> Scope.Context
   ) {
     let site = SourceLocation(fileID: file, line: line)
-    // A nil key is served from the sessions' parent: where that cannot branch the scope, say so now.
-    SessionKeyMissing.checkAtStartUp(
-      Scope.self, from: sessions.parent, refusal: "throw HTTPError(.unauthorized)", at: site)
+    Self.checkKeylessRequests(from: sessions.parent, at: site)
     self.init(errors: errors, setsCurrentFeatures: setsCurrentFeatures, site: site, context: context) {
       request, requestContext, body in
       guard let key = try await key(request, requestContext) else { return try await body(sessions.parent, true) }
@@ -246,25 +260,13 @@ public struct FeaturesMiddleware<Context: FeaturesRequestContext, Scope: Feature
   public func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    do {
-      return try await withParent(request, context) { parent, keyless in
-        do {
-          return try await parent.withBranch(
-            Scope.self, context: try await makeContext(request, context), file: site.fileID, line: site.line
-          ) { branch in
-            var context = context
-            context.requestFeatures = RequestFeatures(branch)
-            guard setsCurrentFeatures else { return try await next(request, context) }
-            return try await branch.withCurrent { try await next(request, context) }
-          }
-        } catch let undefined as FeaturesScopeUndefined
-          where keyless && undefined.scope == Scope.self && undefined.diagnostic.location == site
-        {
-          throw SessionKeyMissing(undefined, refusal: "throw HTTPError(.unauthorized)", at: site)
-        }
-      }
-    } catch let error as any DiagnosticError where !(error is any HTTPResponseError) {
-      throw errors.map(error, logger: context.logger)
-    }
+    try await serve(request, context, next)
+  }
+
+  /// Notes, as the middleware is made, that a request without a session key is branched from the
+  /// sessions' parent: where that cannot branch the scope, the tree's start-up says so.
+  @usableFromInline
+  static func checkKeylessRequests(from parent: Features, at site: SourceLocation) {
+    SessionKeyMissing.checkAtStartUp(Scope.self, from: parent, refusal: "throw HTTPError(.unauthorized)", at: site)
   }
 }
