@@ -73,7 +73,11 @@ let package = Package(
     // The same server wired by hand, without Arbor: the load test's baseline.
     .executableTarget(
       name: "TodoServerHandWired",
-      dependencies: ["TodoApp", .product(name: "Configuration", package: "swift-configuration")]),
+      dependencies: [
+        "TodoApp", .product(name: "Configuration", package: "swift-configuration"),
+        // For the load test's STAGE only: a part of the Arbor server's request added to this one.
+        .product(name: "Arbor", package: "Arbor"), .product(name: "ArborHummingbird", package: "ArborHummingbird"),
+      ]),
     // The Vapor server wired by hand, without Arbor: the Vapor load test's baseline.
     .executableTarget(
       name: "TodoServerVaporHandWired",

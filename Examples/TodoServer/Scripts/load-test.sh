@@ -12,6 +12,9 @@
 #   ROUNDS=5 DURATION=3 Scripts/load-test.sh   # shorter
 #   CONTROL=1 Scripts/load-test.sh             # the hand-wired server against itself: the
 #                                              # method's noise, and any bias of the first place
+#   STAGE=branch Scripts/load-test.sh          # the hand-wired server with a part of the Arbor
+#                                              # server's request added (middleware, branch or
+#                                              # session; Hummingbird only) against the hand-wired one
 #
 # Each request is GET /api/todos by one signed-in user with 10 todos (a session lookup, a request
 # branch, two request features, one SQLite query, a JSON body). It prints requests per second and
@@ -30,6 +33,18 @@ CONNECTIONS=${CONNECTIONS:-16}
 THREADS=${THREADS:-1}
 PORT=${PORT:-8089}
 SERVER=${SERVER:-hummingbird}
+STAGE=${STAGE:-}
+case "$STAGE" in
+  "" | middleware | branch | session) ;;
+  *)
+    echo "load-test: STAGE must be middleware, branch or session" >&2
+    exit 2
+    ;;
+esac
+[ -z "$STAGE" ] || [ "$SERVER" = hummingbird ] || {
+  echo "load-test: STAGE is for the Hummingbird servers" >&2
+  exit 2
+}
 case "$SERVER" in
   hummingbird) arbor_product=todo-server hand_product=todo-server-hand-wired ;;
   vapor) arbor_product=todo-server-vapor hand_product=todo-server-vapor-hand-wired ;;
@@ -68,11 +83,12 @@ trap stop_servers EXIT
 # cpu_ticks PID: the process's user + system time, in clock ticks.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-# start BINARY PORT: starts the server, seeds 10 todos and warms it up; sets pid. In this shell, not
-# a subshell, so that the EXIT trap stops every server it started.
+# start BINARY PORT [STAGE]: starts the server (the hand-wired one with STAGE's part added, when
+# given), seeds 10 todos and warms it up; sets pid. In this shell, not a subshell, so that the EXIT
+# trap stops every server it started.
 start() {
   local binary=$1 url="http://$HOST:$2"
-  HOST=$HOST PORT=$2 LOG_LEVEL=warning TOKENS="ann-token:ann" "$bin/$binary" >/dev/null 2>&1 &
+  STAGE=${3:-} HOST=$HOST PORT=$2 LOG_LEVEL=warning TOKENS="ann-token:ann" "$bin/$binary" >/dev/null 2>&1 &
   pid=$!
   for _ in $(seq 1 100); do
     curl -fsS "$url/health" >/dev/null 2>&1 && break
@@ -103,8 +119,13 @@ burst() {
   cpu=$(awk -v t=$((after - before)) -v n="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
 }
 
-# The control run puts the hand-wired server in Arbor's place too: its ratio should be 1.
-start "$([ -n "${CONTROL:-}" ] && echo "$hand_product" || echo "$arbor_product")" "$PORT"
+# The control run puts the hand-wired server in Arbor's place too: its ratio should be 1. A stage
+# puts the hand-wired server with that part of Arbor's request there.
+if [ -n "$STAGE" ]; then
+  start "$hand_product" "$PORT" "$STAGE"
+else
+  start "$([ -n "${CONTROL:-}" ] && echo "$hand_product" || echo "$arbor_product")" "$PORT"
+fi
 arbor_pid=$pid
 start "$hand_product" "$((PORT + 1))"
 hand_pid=$pid
@@ -113,6 +134,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 arbor_rps=() hand_rps=() arbor_cpu=() hand_cpu=() ratios=() cpu_ratios=()
 [ -z "${CONTROL:-}" ] || echo "== control run: the hand-wired server in both places (\"arbor\" below is its first copy)"
+[ -z "$STAGE" ] || echo "== stage $STAGE: \"arbor\" below is the hand-wired server with that part of Arbor's request added"
 echo "== load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== $SERVER: $ROUNDS rounds, ${DURATION}s per server, $CONNECTIONS connections, $THREADS wrk thread(s), $HOST:$PORT and :$((PORT + 1))"
 printf '%-6s %-12s %12s %16s\n' round server "requests/s" "CPU µs/request"

@@ -51,7 +51,7 @@ final class HandWiredServer: Sendable {
   }
 
   /// The caller's todos, or 401.
-  func todos(_ request: Request, _ context: BasicRequestContext) throws -> HandWiredTodos {
+  func todos(_ request: Request, _ context: some RequestContext) throws -> HandWiredTodos {
     guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
       throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "sign in with a bearer token")
     }
@@ -72,10 +72,10 @@ final class HandWiredServer: Sendable {
   }
 }
 
-/// The same server as `todoApplication`, wired by hand.
-public func handWiredApplication(
+/// The hand-wired server's state: its database open and migrated, its port.
+func handWiredServer(
   _ configuration: TodoConfiguration, logger: Logger
-) async throws -> Application<RouterResponder<BasicRequestContext>> {
+) async throws -> (server: HandWiredServer, address: BindAddress) {
   // The same settings the Arbor servers read as properties, read here without Arbor.
   let reader = configuration.settings.reader
   let port = reader.int(forKey: ConfigKey(ServerPort.configurationKey), default: ServerPort.defaultValue)
@@ -83,17 +83,18 @@ public func handWiredApplication(
     path: reader.string(forKey: ConfigKey(DatabasePath.configurationKey)), logger: logger)
   try await database.migrate()
   let server = HandWiredServer(database: database, tokens: configuration.tokens, logger: logger)
+  return (server, .hostname(configuration.host, port: port))
+}
+
+/// The same server as `todoApplication`, wired by hand.
+public func handWiredApplication(
+  _ configuration: TodoConfiguration, logger: Logger
+) async throws -> Application<RouterResponder<BasicRequestContext>> {
+  let (server, address) = try await handWiredServer(configuration, logger: logger)
   let router = Router()
   router.get("health") { _, _ in "ok" }
   let api = router.group("api")
-  api.get("todos") { request, context -> [Todo] in
-    try await server.todos(request, context).list()
-  }
-  api.post("todos") { request, context -> EditedResponse<Todo> in
-    let todos = try server.todos(request, context)
-    let new = try await request.decode(as: NewTodo.self, context: context)
-    return EditedResponse(status: .created, response: try await todos.add(new.title))
-  }
+  addListAndAdd(to: api, server)
   api.patch("todos/:id") { request, context -> Todo in
     let id = try context.parameters.require("id", as: Int64.self)
     guard let todo = try await server.todos(request, context).complete(id) else { throw HTTPError(.notFound) }
@@ -104,7 +105,17 @@ public func handWiredApplication(
     guard try await server.todos(request, context).delete(id) else { throw HTTPError(.notFound) }
     return .noContent
   }
-  return Application(
-    router: router, configuration: .init(address: .hostname(configuration.host, port: port)),
-    logger: logger)
+  return Application(router: router, configuration: .init(address: address), logger: logger)
+}
+
+/// `GET /todos` and `POST /todos`, wired by hand.
+func addListAndAdd<Context: RequestContext>(to api: RouterGroup<Context>, _ server: HandWiredServer) {
+  api.get("todos") { request, context -> [Todo] in
+    try await server.todos(request, context).list()
+  }
+  api.post("todos") { request, context -> EditedResponse<Todo> in
+    let todos = try server.todos(request, context)
+    let new = try await request.decode(as: NewTodo.self, context: context)
+    return EditedResponse(status: .created, response: try await todos.add(new.title))
+  }
 }
