@@ -52,7 +52,8 @@ func buildUpApplication(
     let tokens = configuration.tokens
     let sessions = KeyedBranches(SessionScope.self, of: root, idleTime: configuration.sessionIdleTime) {
       (token: String) in
-      Session(user: tokens[token] ?? "")
+      guard let user = tokens[token] else { throw HTTPError(.unauthorized, message: "unknown token") }
+      return Session(user: user)
     }
     api.add(
       middleware: FeaturesMiddleware(
@@ -60,12 +61,4 @@ func buildUpApplication(
   }
   addListAndAdd(to: api, server)
   return Application(router: router, configuration: .init(address: address), logger: logger)
-}
-
-/// The bearer token of a request, or 401.
-@Sendable func bearerToken(_ request: Request, _ context: TodoRequestContext) throws -> String {
-  guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-    throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "sign in with a bearer token")
-  }
-  return String(header.dropFirst("Bearer ".count))
 }

@@ -46,7 +46,7 @@ func addTodoRoutes(to router: Router<TodoRequestContext>, sessions: KeyedBranche
 }
 
 /// The bearer token of a request; a request without one is answered 401.
-@Sendable func bearerToken(_ request: Request, _ context: TodoRequestContext) throws -> String {
+@Sendable public func bearerToken(_ request: Request, _ context: TodoRequestContext) throws -> String {
   guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
     throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "sign in with a bearer token")
   }
